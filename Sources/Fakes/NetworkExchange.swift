@@ -1,0 +1,50 @@
+public import Foundation
+
+/// One request the network fake saw, and what became of it: the unit of a session's journal.
+public struct NetworkExchange: Sendable, Hashable, Codable {
+    /// 1, 2, 3… in the order requests arrived in this session (reset with the session).
+    public var sequence: Int
+    /// When the request arrived, on the session's clock.
+    public var time: Date
+    /// The HTTP method.
+    public var method: String
+    /// The full URL, query included.
+    public var url: String
+    /// The request's header fields, in order, as `name: value` lines.
+    public var headers: [String]
+    /// The request body as UTF-8 text (invalid bytes replaced), or nil when empty.
+    public var body: String?
+    /// The route that answered, or nil when none matched.
+    public var route: String?
+    /// The status the route answered with, when it answered with a response.
+    public var status: Int?
+    /// The transport error the request got instead of a response, when it got one.
+    public var fault: String?
+    /// For an unmatched request, the closest routes first, each with the first field that differed.
+    public var nearMisses: [NearMiss]?
+
+    /// Whether no route matched this request.
+    public var isUnmatched: Bool { route == nil }
+}
+
+/// A route that almost matched a request, and where it first differed.
+public struct NearMiss: Sendable, Hashable, Codable {
+    /// The field that differed and both values.
+    public struct Difference: Sendable, Hashable, Codable {
+        /// `method`, `url`, `query.NAME`, `headers.NAME` or `body`.
+        public var field: String
+        /// What the route asked for.
+        public var expected: String
+        /// What the request had.
+        public var actual: String
+    }
+
+    /// The route's name.
+    public var route: String
+    /// The first field that differed.
+    public var field: String
+    /// What the route asked for.
+    public var expected: String
+    /// What the request had.
+    public var actual: String
+}

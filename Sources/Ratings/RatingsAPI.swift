@@ -1,0 +1,34 @@
+import Foundation
+import HTTPTypes
+import Services
+
+/// The ratings service's endpoints: builds requests and names the bodies, so the Model reads as logic.
+struct RatingsAPI {
+    struct TokenBody: Decodable { var token: String }
+    struct ErrorBody: Decodable { var message: String }
+    private struct Credentials: Encodable { var user: String; var password: String }
+    private struct RatingBody: Encodable { var driver: Int; var bus: Int }
+
+    let base: URL
+
+    func signIn(user: String, password: String) -> NetworkRequest {
+        post("session", body: Credentials(user: user, password: password), token: nil)
+    }
+
+    func rating(token: String) -> NetworkRequest {
+        NetworkRequest(method: .get, url: base.appendingPathComponent("rating"),
+                       headerFields: [.accept: "application/json", .authorization: "Bearer \(token)"])
+    }
+
+    func rate(driver: Int, bus: Int, token: String) -> NetworkRequest {
+        post("ratings", body: RatingBody(driver: driver, bus: bus), token: token)
+    }
+
+    private func post(_ path: String, body: some Encodable, token: String?) -> NetworkRequest {
+        var fields: HTTPFields = [.accept: "application/json", .contentType: "application/json"]
+        if let token { fields[.authorization] = "Bearer \(token)" }
+        // Encoding these fixed structs of strings and integers cannot fail.
+        let data = (try? JSONEncoder.services.encode(body)) ?? Data()
+        return NetworkRequest(method: .post, url: base.appendingPathComponent(path), headerFields: fields, body: data)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Resolves `extends:` chains into complete scenarios: a child's keys win, seeds merge by key, and a child's
+/// routes come before its parent's (a child route replaces a parent route of the same name).
+struct ExtendsResolver {
+    /// Problems as an Error, so they travel in a `Result`.
+    struct Problems: Error { var list: [ScenarioProblem] }
+
+    let files: [String: ScenarioFile]
+    let invalid: Set<String>
+    let models: [String]
+    private var resolved: [String: Result<Scenario, Problems>] = [:]
+
+    init(files: [String: ScenarioFile], invalid: Set<String>, models: [String]) {
+        self.files = files
+        self.invalid = invalid
+        self.models = models
+    }
+
+    mutating func resolve(_ name: String) -> Result<Scenario, Problems> {
+        resolve(name, chain: [])
+    }
+
+    private mutating func resolve(_ name: String, chain: [String]) -> Result<Scenario, Problems> {
+        if let done = resolved[name] { return done }
+        let result = build(name, chain: chain + [name])
+        resolved[name] = result
+        return result
+    }
+
+    private mutating func build(_ name: String, chain: [String]) -> Result<Scenario, Problems> {
+        guard let file = files[name] else { preconditionFailure("resolve is only called for parsed files") }
+        guard let extends = file.extends else {
+            return finish(file, parent: nil)
+        }
+        let parentName = extends.value
+        func problem(_ message: String) -> Result<Scenario, Problems> {
+            .failure(Problems(list: [ScenarioProblem(file: file.path, line: extends.line, column: extends.column, message: message)]))
+        }
+        if let start = chain.firstIndex(of: parentName) {
+            return problem("extends '\(parentName)' makes a cycle: \((chain[start...] + [parentName]).joined(separator: " → ")). Remove one 'extends'.")
+        }
+        if invalid.contains(parentName) {
+            return problem("extends '\(parentName)', which has problems of its own; fix that scenario first.")
+        }
+        guard files[parentName] != nil else {
+            let known = files.keys.sorted()
+            return problem("extends '\(parentName)', but there is no scenario of that name.\(Suggestion.didYouMean(parentName, among: known))")
+        }
+        switch resolve(parentName, chain: chain) {
+        case .success(let parent): return finish(file, parent: parent)
+        case .failure(let problems):
+            if problems.list.contains(where: { $0.message.contains("makes a cycle") }) {
+                return problem("extends '\(parentName)' makes a cycle: \((chain + [parentName]).joined(separator: " → ")). Remove one 'extends'.")
+            }
+            return problem("extends '\(parentName)', which has problems of its own; fix that scenario first.")
+        }
+    }
+
+    private func finish(_ file: ScenarioFile, parent: Scenario?) -> Result<Scenario, Problems> {
+        guard let model = file.model?.value ?? parent?.model else {
+            return .failure(Problems(list: [ScenarioProblem(
+                file: file.path, line: 1, column: 1,
+                message: "no 'model'; name the Model this scenario runs (\(models.joined(separator: ", "))) or extend a scenario that does.")]))
+        }
+        if !models.contains(model) {
+            return .failure(Problems(list: [ScenarioProblem(
+                file: file.path, line: file.model?.line, column: file.model?.column,
+                message: "unknown model '\(model)'.\(Suggestion.didYouMean(model, among: models)) Known models: \(models.joined(separator: ", ")).")]))
+        }
+        if let parent, parent.model != model {
+            return .failure(Problems(list: [ScenarioProblem(
+                file: file.path, line: file.model?.line, column: file.model?.column,
+                message: "model '\(model)' differs from '\(parent.model)' of the extended scenario '\(parent.name)'; a scenario extends one of the same Model.")]))
+        }
+        let childRoutes = Set(file.routes.map(\.name))
+        return .success(Scenario(
+            name: file.name,
+            description: file.description ?? parent?.description ?? "",
+            model: model,
+            directory: file.directory,
+            ancestors: parent.map { [$0.name] + $0.ancestors } ?? [],
+            clock: file.clock ?? parent?.clock ?? .default,
+            seed: (parent?.seed ?? [:]).merging(file.seed) { _, child in child },
+            routes: file.routes + (parent?.routes ?? []).filter { !childRoutes.contains($0.name) },
+            unmatched: file.unmatched ?? parent?.unmatched ?? .connectionRefused))
+    }
+}

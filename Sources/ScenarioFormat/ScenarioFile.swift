@@ -1,0 +1,28 @@
+import Fakes
+import Foundation
+import Services
+
+/// One `scenario.yaml` as written, before `extends` is resolved. Fixture paths are already read, relative to this
+/// file's own directory, so merging with a parent is plain data.
+struct ScenarioFile {
+    /// A value and where it was written.
+    struct Located<Value> {
+        var value: Value
+        var line: Int?
+        var column: Int?
+    }
+
+    var name: String
+    var path: String
+    var directory: URL
+    var description: String?
+    var model: Located<String>?
+    var extends: Located<String>?
+    var clock: ClockSettings?
+    var seed: [String: Data] = [:]
+    var unmatched: TransportError?
+    var routes: [Route] = []
+
+    /// The keys a scenario file may have at its top level.
+    static let topLevelKeys = ["description", "model", "extends", "clock", "keyValue", "network"]
+}

@@ -1,0 +1,126 @@
+import Fakes
+import Foundation
+import HTTPTypes
+import Services
+import Yams
+
+/// Routes: `network.routes[i]` with its request matcher and its response, responses or fault.
+extension ScenarioFileParser {
+    static let routeKeys = ["name", "request", "response", "responses", "afterLast"]
+    static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "body"]
+    static let responseKeys = ["status", "headers", "body", "bodyFile", "delay", "fault"]
+
+    mutating func parseRoute(_ node: Node, at path: String) -> Route? {
+        guard let keys = reader.mapping(node, at: path, allowed: Self.routeKeys, required: ["name"]) else { return nil }
+        let problemsBefore = reader.problems.count
+        let name = keys["name"].flatMap { reader.string($0, at: "\(path).name") }
+        let matcher = keys["request"].flatMap { parseRequest($0, at: "\(path).request") } ?? RequestMatcher()
+        var outcomes: [RouteOutcome] = []
+        switch (keys["response"], keys["responses"]) {
+        case (let single?, nil):
+            if let outcome = parseResponse(single, at: "\(path).response") { outcomes = [outcome] }
+        case (nil, let list?):
+            let items = reader.sequence(list, at: "\(path).responses", of: "responses") ?? []
+            if items.isEmpty, case .sequence = list { reader.report("\(path).responses is empty; list at least one response.", at: list) }
+            outcomes = items.enumerated().compactMap { parseResponse($1, at: "\(path).responses[\($0)]") }
+        case (_?, _?):
+            reader.report("\(path) has both 'response' and 'responses'; keep one.", at: node)
+        case (nil, nil):
+            reader.report("\(path) has no 'response' or 'responses'; say what matching requests get.", at: node)
+        }
+        var afterLast = Route.SequenceEnd.repeat
+        if let node = keys["afterLast"] {
+            if keys["responses"] == nil { reader.report("\(path).afterLast applies only to 'responses'.", at: node) }
+            afterLast = reader.choice(node, at: "\(path).afterLast", of: Route.SequenceEnd.self) ?? .repeat
+        }
+        guard reader.problems.count == problemsBefore, let name, !outcomes.isEmpty else { return nil }
+        return Route(name: name, matcher: matcher, outcomes: outcomes, afterLast: afterLast)
+    }
+
+    private mutating func parseRequest(_ node: Node, at path: String) -> RequestMatcher? {
+        guard let keys = reader.mapping(node, at: path, allowed: Self.requestKeys) else { return nil }
+        var matcher = RequestMatcher()
+        if let node = keys["method"], let method = reader.string(node, at: "\(path).method") {
+            if method.isEmpty || !method.allSatisfy({ $0.isASCII && $0.isLetter }) {
+                reader.report("\(path).method must be an HTTP method such as GET or POST, got '\(method)'.", at: node)
+            }
+            matcher.method = method.uppercased()
+        }
+        switch (keys["url"], keys["urlPattern"]) {
+        case (_?, _?):
+            reader.report("\(path) has both 'url' and 'urlPattern'; keep one.", at: node)
+        case (let node?, nil):
+            guard let url = reader.string(node, at: "\(path).url") else { break }
+            if url.contains("?") {
+                reader.report("\(path).url must not contain a query; put query items under '\(path).query'.", at: node)
+            } else if let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil {
+                matcher.url = .exact(url)
+            } else {
+                reader.report("\(path).url must be an absolute http or https URL, got '\(url)'.", at: node)
+            }
+        case (nil, let node?):
+            guard let source = reader.string(node, at: "\(path).urlPattern") else { break }
+            do {
+                matcher.url = .pattern(try URLPattern(source))
+            } catch {
+                reader.report("\(path).urlPattern is not a valid regular expression: \(error)", at: node)
+            }
+        case (nil, nil):
+            break
+        }
+        if let node = keys["query"] { matcher.query = reader.textMap(node, at: "\(path).query") ?? [:] }
+        if let node = keys["headers"] { matcher.headers = headerMap(node, at: "\(path).headers") }
+        if let node = keys["body"] { matcher.body = reader.json(node) }
+        return matcher
+    }
+
+    private mutating func parseResponse(_ node: Node, at path: String) -> RouteOutcome? {
+        guard let keys = reader.mapping(node, at: path, allowed: Self.responseKeys) else { return nil }
+        let problemsBefore = reader.problems.count
+        let delay = keys["delay"].flatMap { reader.duration($0, at: "\(path).delay") } ?? .zero
+        if let faultNode = keys["fault"] {
+            let others = ["status", "headers", "body", "bodyFile"].filter { keys[$0] != nil }
+            if !others.isEmpty {
+                reader.report("\(path) has a 'fault' and \(others.map { "'\($0)'" }.joined(separator: ", ")); a fault sends no response, so keep only 'fault' and 'delay'.", at: node)
+            }
+            guard let fault = reader.choice(faultNode, at: "\(path).fault", of: TransportError.self),
+                  reader.problems.count == problemsBefore else { return nil }
+            return RouteOutcome(.fault(fault), delay: delay)
+        }
+        let status = keys["status"].flatMap { reader.int($0, at: "\(path).status", in: 100...599) } ?? 200
+        var fields = HTTPFields()
+        let headers = keys["headers"].map { headerMap($0, at: "\(path).headers") } ?? [:]
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        var body = Data()
+        switch (keys["body"], keys["bodyFile"]) {
+        case (_?, _?):
+            reader.report("\(path) has both 'body' and 'bodyFile'; keep one.", at: node)
+        case (let node?, nil):
+            if case .scalar = node, node.tag.rawValue == Tag.Name.str.rawValue {
+                body = Data((node.scalar?.string ?? "").utf8)
+            } else {
+                body = reader.json(node).jsonData
+                if fields[.contentType] == nil { fields[.contentType] = "application/json" }
+            }
+        case (nil, let node?):
+            guard let file = reader.string(node, at: "\(path).bodyFile") else { break }
+            body = fixture(file, at: "\(path).bodyFile", node: node) ?? Data()
+            if file.hasSuffix(".json"), fields[.contentType] == nil { fields[.contentType] = "application/json" }
+        case (nil, nil):
+            break
+        }
+        guard reader.problems.count == problemsBefore else { return nil }
+        return RouteOutcome(.response(NetworkResponse(status: status, headerFields: fields, body: body)), delay: delay)
+    }
+
+    /// Header fields by name, each name checked against HTTP's token rules; sorted so responses are deterministic.
+    private mutating func headerMap(_ node: Node, at path: String) -> [String: String] {
+        let values = reader.textMap(node, at: path) ?? [:]
+        for name in values.keys.sorted() where HTTPField.Name(name) == nil {
+            reader.report("\(path) has '\(name)', which is not a valid HTTP header name.", at: node)
+        }
+        return values
+    }
+}

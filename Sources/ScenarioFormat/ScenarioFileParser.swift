@@ -1,0 +1,121 @@
+import Fakes
+import Foundation
+import HTTPTypes
+import Services
+import Yams
+
+/// Turns the text of one `scenario.yaml` into a ``ScenarioFile``, reporting every problem with its place.
+struct ScenarioFileParser {
+    var reader: NodeReader
+    let fixtures: FixtureReader
+    private var file: ScenarioFile
+
+    init(name: String, directory: URL, path: String, fixtures: FixtureReader) {
+        self.reader = NodeReader(file: path)
+        self.fixtures = fixtures
+        self.file = ScenarioFile(name: name, path: path, directory: directory)
+    }
+
+    /// Parses `yaml`; the file is usable only when the problems are empty.
+    mutating func parse(_ yaml: String) -> (ScenarioFile, [ScenarioProblem]) {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: yaml) else {
+                reader.report("the file is empty; a scenario needs at least 'description' and 'model'.", at: nil)
+                return (file, reader.problems)
+            }
+            root = node
+        } catch let error as YamlError {
+            reportSyntax(error)
+            return (file, reader.problems)
+        } catch {
+            reader.report("the file is not valid YAML: \(error)", at: nil)
+            return (file, reader.problems)
+        }
+        guard let top = reader.mapping(root, at: "the scenario", allowed: ScenarioFile.topLevelKeys, required: ["description"]) else {
+            return (file, reader.problems)
+        }
+        if let node = top["description"] { file.description = reader.string(node, at: "description") }
+        if let node = top["model"], let model = reader.string(node, at: "model") { file.model = located(model, node) }
+        if let node = top["extends"], let parent = reader.string(node, at: "extends") { file.extends = located(parent, node) }
+        if let node = top["clock"] { parseClock(node) }
+        if let node = top["keyValue"] { parseKeyValue(node) }
+        if let node = top["network"] { parseNetwork(node) }
+        return (file, reader.problems)
+    }
+
+    private func located<Value>(_ value: Value, _ node: Node) -> ScenarioFile.Located<Value> {
+        .init(value: value, line: node.mark?.line, column: node.mark?.column)
+    }
+
+    private mutating func reportSyntax(_ error: YamlError) {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let while_ = context.map { " (\($0.text))" } ?? ""
+            reader.report("YAML syntax error: \(problem)\(while_).", line: mark.line, column: mark.column)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            reader.report("duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping; keep one.",
+                          line: context.mark.line, column: context.mark.column)
+        default:
+            reader.report("the file is not valid YAML: \(error)", at: nil)
+        }
+    }
+
+    private mutating func parseClock(_ node: Node) {
+        guard let keys = reader.mapping(node, at: "clock", allowed: ["start", "mode"]) else { return }
+        var clock = ClockSettings.default
+        if let start = keys["start"], let instant = reader.instant(start, at: "clock.start") { clock.start = instant }
+        if let mode = keys["mode"], let value = reader.choice(mode, at: "clock.mode", of: VirtualClock.Mode.self) { clock.mode = value }
+        file.clock = clock
+    }
+
+    private mutating func parseKeyValue(_ node: Node) {
+        guard let keys = reader.mapping(node, at: "keyValue", allowed: ["seed", "seedFile"]) else { return }
+        if let seedFile = keys["seedFile"], let path = reader.string(seedFile, at: "keyValue.seedFile"),
+           let data = fixture(path, at: "keyValue.seedFile", node: seedFile) {
+            if case .object(let values)? = try? JSONValue(json: data) {
+                for (key, value) in values { file.seed[key] = value.jsonData }
+            } else {
+                reader.report("keyValue.seedFile '\(path)' must hold a JSON object of keys to values.", at: seedFile)
+            }
+        }
+        if let seed = keys["seed"] {
+            guard case .mapping = seed, case .object(let values) = reader.json(seed) else {
+                reader.report("keyValue.seed must be a mapping of keys to values, got \(reader.describe(seed)).", at: seed)
+                return
+            }
+            for (key, value) in values { file.seed[key] = value.jsonData }
+        }
+    }
+
+    private mutating func parseNetwork(_ node: Node) {
+        guard let keys = reader.mapping(node, at: "network", allowed: ["unmatched", "routes"]) else { return }
+        if let unmatched = keys["unmatched"] {
+            file.unmatched = reader.choice(unmatched, at: "network.unmatched", of: TransportError.self)
+        }
+        guard let routesNode = keys["routes"], let routes = reader.sequence(routesNode, at: "network.routes", of: "routes") else {
+            return
+        }
+        var firstUse: [String: Int] = [:]
+        for (index, routeNode) in routes.enumerated() {
+            guard let route = parseRoute(routeNode, at: "network.routes[\(index)]") else { continue }
+            if let line = firstUse[route.name] {
+                reader.report("network.routes[\(index)] reuses the route name '\(route.name)' (first used at line \(line)); route names must be unique.", at: routeNode)
+                continue
+            }
+            firstUse[route.name] = routeNode.mark?.line ?? 0
+            file.routes.append(route)
+        }
+    }
+
+    mutating func fixture(_ path: String, at keyPath: String, node: Node) -> Data? {
+        switch fixtures.read(path, in: file.directory) {
+        case .success(let data): return data
+        case .failure(let error):
+            reader.report("\(keyPath): \(error.message)", at: node)
+            return nil
+        }
+    }
+}
+

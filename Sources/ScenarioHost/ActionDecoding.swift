@@ -1,0 +1,47 @@
+import Foundation
+import Services
+
+/// Decodes a Model's `Action` from a name and JSON arguments, turning `DecodingError`s into sentences a client
+/// can act on ("action 'rate' needs the argument 'bus' (a number)").
+enum ActionDecoding {
+    static func decode<Action: Decodable>(_ type: Action.Type, name: String, arguments: JSONValue) throws(HostError) -> Action {
+        guard case .object = arguments else {
+            throw HostError(.invalidArguments, "the arguments of action '\(name)' must be a JSON object, got \(arguments.typeName).")
+        }
+        do {
+            return try JSONDecoder.services.decode(Action.self, from: JSONValue.object([name: arguments]).jsonData)
+        } catch let error as DecodingError {
+            throw HostError(.invalidArguments, message(for: error, action: name))
+        } catch {
+            throw HostError(.invalidArguments, "the arguments of action '\(name)' could not be read: \(error)")
+        }
+    }
+
+    private static func message(for error: DecodingError, action: String) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.dropFirst().map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let full = path(context.codingPath + [key])
+            return "action '\(action)' needs the argument '\(full)'."
+        case .typeMismatch(let type, let context):
+            return "action '\(action)': argument '\(path(context.codingPath))' must be \(describe(type))."
+        case .valueNotFound(let type, let context):
+            return "action '\(action)': argument '\(path(context.codingPath))' must be \(describe(type)), not null."
+        case .dataCorrupted(let context):
+            return "action '\(action)': argument '\(path(context.codingPath))' is invalid: \(context.debugDescription)"
+        @unknown default:
+            return "action '\(action)': the arguments are invalid."
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type, is Double.Type: "a number"
+        default: "a JSON \(type)"
+        }
+    }
+}

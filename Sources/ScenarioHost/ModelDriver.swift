@@ -1,0 +1,35 @@
+import Foundation
+import Services
+
+/// One Model instance behind a type-erased face, so the host can drive any registered Model by name and JSON.
+struct ModelDriver: Sendable {
+    /// The Model's own lifetime work.
+    let run: @Sendable () async -> Void
+    /// Decodes an action; the returned closure performs it. Decoding first lets errors reach the client at once.
+    let prepare: @Sendable (_ name: String, _ arguments: JSONValue) throws(HostError) -> @Sendable () async -> Void
+    /// The Model's state as JSON.
+    let state: @Sendable () async -> JSONValue
+
+    init<M: Model>(_ type: M.Type, services: Services) {
+        let model = M(services: services)
+        run = { await model.run() }
+        prepare = { name, arguments throws(HostError) in
+            guard M.actionNames.contains(name) else {
+                throw HostError(.unknownAction, "\(M.name) has no action '\(name)'.\(closestName(name, M.actionNames)) Its actions: \(M.actionNames.joined(separator: ", ")).")
+            }
+            let action = try ActionDecoding.decode(M.Action.self, name: name, arguments: arguments)
+            return { await model.perform(action) }
+        }
+        state = {
+            let state = await model.state
+            // A Model's State is plain Codable data; encoding it fails only for a programming error (a NaN, say).
+            let data = (try? JSONEncoder.services.encode(state)) ?? Data("null".utf8)
+            return (try? JSONValue(json: data)) ?? .null
+        }
+    }
+}
+
+private func closestName(_ name: String, _ names: [String]) -> String {
+    let close = names.first { $0.lowercased() == name.lowercased() || $0.lowercased().hasPrefix(name.lowercased()) }
+    return close.map { " Did you mean '\($0)'?" } ?? ""
+}

@@ -1,0 +1,35 @@
+public import Fakes
+
+/// A session's journal of network exchanges, bounded: when full, the oldest entry is dropped and counted.
+public struct RequestJournal: Sendable, Hashable, Codable {
+    /// The default bound.
+    public static let defaultCapacity = 1_000
+
+    /// The entries kept, oldest first.
+    public private(set) var entries: [NetworkExchange] = []
+    /// How many entries were dropped to stay within ``capacity`` since the journal was last cleared.
+    public private(set) var dropped = 0
+    /// The most entries kept.
+    public let capacity: Int
+
+    /// An empty journal.
+    public init(capacity: Int = RequestJournal.defaultCapacity) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The entries whose request matched no route.
+    public var unmatched: [NetworkExchange] { entries.filter(\.isUnmatched) }
+
+    mutating func record(_ exchange: NetworkExchange) {
+        if entries.count == capacity {
+            entries.removeFirst()
+            dropped += 1
+        }
+        entries.append(exchange)
+    }
+
+    mutating func clear() {
+        entries.removeAll()
+        dropped = 0
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+public import ScenarioFormat
+
+/// The engine: scenarios by name, and the sessions running them. It knows nothing of sockets; everything a
+/// client can do over the control API, a Swift program can do here in-process.
+public actor ScenarioHost {
+    /// The Models scenarios may name.
+    public nonisolated let models: ModelRegistry
+    /// The scenarios new sessions are created from.
+    public private(set) var catalog: ScenarioCatalog
+    /// The journal bound for new sessions.
+    public nonisolated let journalCapacity: Int
+
+    private var sessions: [String: Session] = [:]
+    private var generatedCount = 0
+
+    /// Creates a host.
+    /// - Parameters:
+    ///   - catalog: Scenarios, typically ``ScenarioCatalog/load(from:models:)`` with `models.names`.
+    ///   - models: The Model registry; ``ModelRegistry/builtIn`` for the shipped Models.
+    ///   - journalCapacity: How many requests each session's journal keeps.
+    public init(catalog: ScenarioCatalog, models: ModelRegistry = .builtIn, journalCapacity: Int = RequestJournal.defaultCapacity) {
+        self.catalog = catalog
+        self.models = models
+        self.journalCapacity = journalCapacity
+    }
+
+    /// Replaces the scenarios that new sessions are created from; running sessions keep the version they started with.
+    public func replaceCatalog(with catalog: ScenarioCatalog) {
+        self.catalog = catalog
+    }
+
+    /// A valid scenario by name.
+    /// - Throws: ``HostError`` `.unknownScenario`, or `.invalidScenario` listing its problems.
+    public func scenario(named name: String) throws(HostError) -> Scenario {
+        if let scenario = catalog.scenarios[name] { return scenario }
+        if let problems = catalog.problems[name] {
+            throw HostError(.invalidScenario, "scenario '\(name)' has problems:\n" + problems.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        let known = catalog.names
+        let suggestion = known.first { $0.hasPrefix(name) || name.hasPrefix($0) }.map { " Did you mean '\($0)'?" } ?? ""
+        throw HostError(.unknownScenario, "there is no scenario '\(name)'.\(suggestion) Known scenarios: \(known.joined(separator: ", ")).")
+    }
+
+    // MARK: Sessions
+
+    /// Starts a session of `scenarioName`.
+    /// - Parameters:
+    ///   - scenarioName: The scenario to run.
+    ///   - id: A client-chosen id (letters, digits, `.`, `_`, `-`; at most 64), or nil for `<scenario>-<n>`.
+    /// - Returns: the session, settled in its scenario's start state.
+    @discardableResult
+    public func createSession(of scenarioName: String, id: String? = nil) async throws(HostError) -> Session {
+        let scenario = try scenario(named: scenarioName)
+        guard let makeDriver = models.factory(for: scenario.model) else {
+            throw HostError(.invalidScenario, "scenario '\(scenarioName)' names the model '\(scenario.model)', which this host does not run.")
+        }
+        let sessionID: String
+        if let id {
+            try SessionID.validate(id)
+            guard sessions[id] == nil else {
+                throw HostError(.sessionExists, "a session '\(id)' already exists; pick another id or delete it first.")
+            }
+            sessionID = id
+        } else {
+            repeat {
+                generatedCount += 1
+            } while sessions["\(scenarioName)-\(generatedCount)"] != nil
+            sessionID = "\(scenarioName)-\(generatedCount)"
+        }
+        let session = Session(id: sessionID, scenario: scenario, journalCapacity: journalCapacity, makeDriver: makeDriver)
+        // Registered before it starts, so a concurrent create with the same id is refused.
+        sessions[sessionID] = session
+        await session.start()
+        return session
+    }
+
+    /// The session with `id`.
+    /// - Throws: ``HostError`` `.unknownSession`.
+    public func session(_ id: String) throws(HostError) -> Session {
+        guard let session = sessions[id] else {
+            throw HostError(.unknownSession, "there is no session '\(id)'; list sessions to see the open ones.")
+        }
+        return session
+    }
+
+    /// Every open session, sorted by id.
+    public func openSessions() -> [Session] {
+        sessions.keys.sorted().compactMap { sessions[$0] }
+    }
+
+    /// Stops and forgets the session with `id`.
+    /// - Throws: ``HostError`` `.unknownSession`.
+    public func deleteSession(_ id: String) async throws(HostError) {
+        let session = try session(id)
+        sessions[id] = nil
+        await session.close()
+    }
+
+    /// Stops every session.
+    public func closeAll() async {
+        let all = sessions.values
+        sessions.removeAll()
+        for session in all { await session.close() }
+    }
+}

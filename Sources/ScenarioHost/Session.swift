@@ -1,0 +1,218 @@
+import Fakes
+public import Foundation
+public import ScenarioFormat
+public import Services
+
+/// One running instance of a scenario: its own Model, clock, key-value store and journal, isolated from every
+/// other session. Operations that change anything take turns, in arrival order, and return once the Model has
+/// settled (every task finished or waiting on the clock), so what they return is deterministic.
+public actor Session {
+    /// The session's id, unique in its host.
+    public nonisolated let id: String
+    /// The scenario it runs, as it was when the session was created.
+    public nonisolated let scenario: Scenario
+
+    private let makeDriver: @Sendable (Services) -> ModelDriver
+    private let events = EventBroadcaster()
+    private var runtime: SessionRuntime?
+    private var journal: RequestJournal
+    private var lastState: JSONValue?
+    // An actor is reentrant at every `await`; two actions interleaving there would make results depend on
+    // scheduling, so changing operations wait for their turn here.
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) -> ModelDriver) {
+        self.id = id
+        self.scenario = scenario
+        self.makeDriver = makeDriver
+        self.journal = RequestJournal(capacity: journalCapacity)
+    }
+
+    // MARK: Life cycle
+
+    /// Builds the first generation; the host calls this once.
+    func start() async {
+        await takeTurn()
+        defer { endTurn() }
+        await startRuntime()
+    }
+
+    /// Back to the scenario's start: seed, clock, response sequences, empty journal.
+    public func reset() async throws(HostError) {
+        await takeTurn()
+        defer { endTurn() }
+        try await live().stop()
+        runtime = nil
+        journal.clear()
+        await startRuntime()
+    }
+
+    /// Stops the Model and ends every event stream.
+    func close() async {
+        await takeTurn()
+        defer { endTurn() }
+        await runtime?.stop()
+        runtime = nil
+        events.finish()
+    }
+
+    private func startRuntime() async {
+        let runtime = await SessionRuntime.start(scenario, driver: makeDriver) { [weak self] exchange in
+            await self?.record(exchange)
+        }
+        self.runtime = runtime
+        await runtime.clock.onTick { [weak self] in _ = try? await self?.publishStateIfChanged() }
+        _ = try? await publishStateIfChanged()
+    }
+
+    /// The current generation; missing only once the session was deleted (a client may still hold it).
+    private func live() throws(HostError) -> SessionRuntime {
+        guard let runtime else { throw HostError(.unknownSession, "session '\(id)' was deleted.") }
+        return runtime
+    }
+
+    private func takeTurn() async {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            busy = true
+        }
+    }
+
+    private func endTurn() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+    }
+
+    // MARK: Model
+
+    /// Performs `action` with `arguments` (a JSON object) and returns the Model's state once it has settled.
+    /// - Throws: ``HostError`` `.unknownAction` or `.invalidArguments`; the Model is not touched then.
+    @discardableResult
+    public func perform(_ action: String, arguments: JSONValue = .object([:])) async throws(HostError) -> JSONValue {
+        await takeTurn()
+        defer { endTurn() }
+        let runtime = try live()
+        let work = try runtime.model.prepare(action, arguments)
+        await runtime.clock.spawn(work)
+        await runtime.clock.settle()
+        return try await publishStateIfChanged()
+    }
+
+    /// The Model's current state.
+    public func state() async throws(HostError) -> JSONValue {
+        try await live().model.state()
+    }
+
+    // MARK: Clock
+
+    /// The session's clock.
+    public func now() async throws(HostError) -> Date {
+        try await live().clock.now()
+    }
+
+    /// Moves the clock forward, letting the Model do what falls due, and returns the new time.
+    @discardableResult
+    public func advanceClock(by duration: Duration) async throws(HostError) -> Date {
+        try await moveClock { await $0.advance(by: duration) }
+    }
+
+    /// Sets the clock (forward wakes what falls due; backward wakes nothing) and returns the new time.
+    @discardableResult
+    public func setClock(to instant: Date) async throws(HostError) -> Date {
+        try await moveClock { await $0.set(to: instant) }
+    }
+
+    private func moveClock(_ move: (VirtualClock) async -> Void) async throws(HostError) -> Date {
+        await takeTurn()
+        defer { endTurn() }
+        let clock = try live().clock
+        await move(clock)
+        let now = await clock.now()
+        events.publish(.clockMoved(now: now))
+        try await publishStateIfChanged()
+        return now
+    }
+
+    // MARK: Key-value state
+
+    /// Every key in the session's store, sorted.
+    public func keyValueKeys() async throws(HostError) -> [String] {
+        let store = try live().store
+        do { return try await store.keys() } catch { throw storeError(error) }
+    }
+
+    /// The value under `key`.
+    /// - Throws: ``HostError`` `.unknownKey` when there is none.
+    public func keyValue(_ key: String) async throws(HostError) -> JSONValue {
+        let store = try live().store
+        let data: Data?
+        do { data = try await store.data(forKey: key) } catch { throw storeError(error) }
+        guard let data else { throw unknownKey(key) }
+        return (try? JSONValue(json: data)) ?? .string(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Stores `value` under `key`. The Model sees it the next time it reads the key.
+    public func setKeyValue(_ key: String, to value: JSONValue) async throws(HostError) {
+        await takeTurn()
+        defer { endTurn() }
+        let store = try live().store
+        do { try await store.setData(value.jsonData, forKey: key) } catch { throw storeError(error) }
+    }
+
+    /// Removes `key`.
+    /// - Throws: ``HostError`` `.unknownKey` when there is none.
+    public func removeKeyValue(_ key: String) async throws(HostError) {
+        await takeTurn()
+        defer { endTurn() }
+        let store = try live().store
+        let existed: Bool
+        do {
+            existed = try await store.data(forKey: key) != nil
+            if existed { try await store.removeValue(forKey: key) }
+        } catch {
+            throw storeError(error)
+        }
+        guard existed else { throw unknownKey(key) }
+    }
+
+    private func unknownKey(_ key: String) -> HostError {
+        HostError(.unknownKey, "session '\(id)' has no key-value entry '\(key)'.")
+    }
+
+    private func storeError(_ error: any Error) -> HostError {
+        HostError(.storeFailed, "the key-value store of session '\(id)' failed: \(error)")
+    }
+
+    // MARK: Journal and events
+
+    /// The journal: every request the Model made, oldest first, bounded.
+    public func requestJournal() -> RequestJournal { journal }
+
+    /// Empties the journal.
+    public func clearJournal() { journal.clear() }
+
+    /// A stream of this session's events from now on; it ends when the session is deleted.
+    public func eventStream() -> AsyncStream<SessionEvent> { events.subscribe() }
+
+    /// A summary for listings.
+    public func info() async throws(HostError) -> SessionInfo {
+        SessionInfo(id: id, scenario: scenario.name, model: scenario.model, now: try await now(),
+                    requests: journal.entries.count, unmatchedRequests: journal.unmatched.count)
+    }
+
+    private func record(_ exchange: NetworkExchange) {
+        journal.record(exchange)
+        events.publish(.requestJournaled(exchange: exchange))
+    }
+
+    @discardableResult
+    private func publishStateIfChanged() async throws(HostError) -> JSONValue {
+        let state = try await live().model.state()
+        if state != lastState {
+            lastState = state
+            events.publish(.stateChanged(state: state))
+        }
+        return state
+    }
+}

@@ -1,0 +1,13 @@
+public import Fakes
+public import Foundation
+public import Services
+
+/// Something that happened in a session, as its event stream reports it.
+public enum SessionEvent: Sendable, Hashable, Codable {
+    /// The Model's state is now `state`.
+    case stateChanged(state: JSONValue)
+    /// The network fake saw a request.
+    case requestJournaled(exchange: NetworkExchange)
+    /// The session's clock was advanced or set and now reads `now`.
+    case clockMoved(now: Date)
+}

@@ -1,0 +1,16 @@
+public import Foundation
+
+/// What a listing shows of a session.
+public struct SessionInfo: Sendable, Hashable, Codable {
+    /// The session's id.
+    public var id: String
+    /// The scenario it runs.
+    public var scenario: String
+    /// The Model the scenario runs.
+    public var model: String
+    /// The session's clock.
+    public var now: Date
+    /// Entries in its journal, and how many of them matched no route.
+    public var requests: Int
+    public var unmatchedRequests: Int
+}

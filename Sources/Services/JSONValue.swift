@@ -1,0 +1,73 @@
+public import Foundation
+
+/// Any JSON value, as a Sendable value type: key-value state, route bodies and action arguments travel as this.
+public enum JSONValue: Sendable, Hashable, Codable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int.self) { self = .int(value) }
+        else if let value = try? container.decode(Double.self) { self = .double(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// Parses JSON bytes.
+    public init(json data: Data) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// The value encoded as compact JSON with sorted keys: equal values give equal bytes.
+    public var jsonData: Data {
+        // Encoding a JSONValue cannot fail: every case maps to a JSON value.
+        (try? JSONEncoder.services.encode(self)) ?? Data("null".utf8)
+    }
+
+    /// The JSON type's name, for error messages ("expected a string, got an object").
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int, .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// True when every member of `pattern` is in `self`: objects by key (extra keys in `self` are allowed),
+    /// arrays element by element with equal length, numbers by value, everything else by equality.
+    public func contains(_ pattern: JSONValue) -> Bool {
+        switch (self, pattern) {
+        case (.object(let actual), .object(let expected)):
+            return expected.allSatisfy { key, value in actual[key].map { $0.contains(value) } ?? false }
+        case (.array(let actual), .array(let expected)):
+            return actual.count == expected.count && zip(actual, expected).allSatisfy { $0.contains($1) }
+        case (.int(let actual), .double(let expected)): return Double(actual) == expected
+        case (.double(let actual), .int(let expected)): return actual == Double(expected)
+        default: return self == pattern
+        }
+    }
+}

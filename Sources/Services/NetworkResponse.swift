@@ -1,0 +1,21 @@
+public import Foundation
+public import HTTPTypes
+
+/// An HTTP response as the ``NetworkService`` returns it: the head from swift-http-types plus the body bytes.
+public struct NetworkResponse: Sendable, Hashable {
+    /// Status and header fields.
+    public var head: HTTPResponse
+    /// The response body; empty when there is none.
+    public var body: Data
+
+    /// Creates a response.
+    public init(head: HTTPResponse, body: Data = Data()) {
+        self.head = head
+        self.body = body
+    }
+
+    /// Creates a response from a status code, header fields and body.
+    public init(status: Int, headerFields: HTTPFields = [:], body: Data = Data()) {
+        self.init(head: HTTPResponse(status: .init(code: status), headerFields: headerFields), body: body)
+    }
+}
