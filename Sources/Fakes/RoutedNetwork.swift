@@ -52,7 +52,7 @@ public actor RoutedNetwork: NetworkService {
             exchange.route = route.name
             switch outcome.result {
             case .response(let response): exchange.status = response.head.status.code
-            case .fault(let error): exchange.fault = "\(error)"
+            case .fault(let error): exchange.fault = error.rawValue
             }
             await journal(exchange)
             return try await deliver(outcome)
@@ -62,7 +62,7 @@ public actor RoutedNetwork: NetworkService {
         exchange.nearMisses = misses.enumerated()
             .sorted { ($1.element.fieldsMatched, $0.offset) < ($0.element.fieldsMatched, $1.offset) }
             .prefix(Self.nearMissLimit).map(\.element.miss)
-        exchange.fault = "\(unmatched)"
+        exchange.fault = unmatched.rawValue
         await journal(exchange)
         throw unmatched
     }

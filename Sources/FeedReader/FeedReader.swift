@@ -54,7 +54,7 @@ public actor FeedReader: Model {
             let response = try await services.network.send(NetworkRequest(
                 method: .get, url: Self.feedURL, headerFields: [.accept: "application/feed+json, application/json"]))
             guard (200..<300).contains(response.head.status.code) else {
-                state.error = "The feed server answered \(response.head.status.code) \(response.head.status.reasonPhrase)."
+                state.error = "The feed server answered \(response.head.status.codeAndReason)."
                 return
             }
             feed = try JSONDecoder.services.decode(JSONFeed.self, from: response.body)

@@ -118,7 +118,7 @@ public actor Ratings: Model {
             state.rating = nil
             state.error = "You were signed out: " + (serverMessage ?? "the server refused the sign-in (\(status.code)).")
         } else {
-            state.error = "The ratings service answered \(status.code) \(status.reasonPhrase)"
+            state.error = "The ratings service answered \(status.codeAndReason)"
                 + (serverMessage.map { ": \($0)" } ?? ".")
         }
         return nil

@@ -1,0 +1,49 @@
+import Foundation
+import ScenarioFormat
+import ScenarioHost
+import Services
+
+/// The repository's shipped `scenarios/` directory.
+let shippedScenarios = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("scenarios")
+
+/// A host over the shipped scenarios with the built-in Models.
+func makeHost(journalCapacity: Int = RequestJournal.defaultCapacity) -> ScenarioHost {
+    let models = ModelRegistry.builtIn
+    return ScenarioHost(catalog: ScenarioCatalog.load(from: [shippedScenarios], models: models.names),
+                        models: models, journalCapacity: journalCapacity)
+}
+
+/// A state decoded into a test's own type: what a client of the Model sees.
+struct FeedView: Decodable, Equatable {
+    struct Item: Decodable, Equatable {
+        var title: String
+        var isRead: Bool
+    }
+    var items: [Item]
+    var isLoading: Bool
+    var error: String?
+    var lastRefresh: String?
+}
+
+struct RatingsView: Decodable, Equatable {
+    struct Rating: Decodable, Equatable { var average: Double; var count: Int }
+    struct Submission: Decodable, Equatable { var driver: Int; var bus: Int }
+    var user: String?
+    var rating: Rating?
+    var lastSubmitted: Submission?
+    var isBusy: Bool
+    var error: String?
+}
+
+extension JSONValue {
+    func decoded<T: Decodable>(as type: T.Type) throws -> T {
+        try JSONDecoder().decode(T.self, from: jsonData)
+    }
+}
+
+extension Session {
+    func feed() async throws -> FeedView { try await state().decoded(as: FeedView.self) }
+    func ratings() async throws -> RatingsView { try await state().decoded(as: RatingsView.self) }
+}
