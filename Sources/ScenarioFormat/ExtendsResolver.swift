@@ -18,17 +18,13 @@ struct ExtendsResolver {
     }
 
     mutating func resolve(_ name: String) -> Result<Scenario, Problems> {
-        resolve(name, chain: [])
-    }
-
-    private mutating func resolve(_ name: String, chain: [String]) -> Result<Scenario, Problems> {
         if let done = resolved[name] { return done }
-        let result = build(name, chain: chain + [name])
+        let result = build(name)
         resolved[name] = result
         return result
     }
 
-    private mutating func build(_ name: String, chain: [String]) -> Result<Scenario, Problems> {
+    private mutating func build(_ name: String) -> Result<Scenario, Problems> {
         guard let file = files[name] else { preconditionFailure("resolve is only called for parsed files") }
         guard let extends = file.extends else {
             return finish(file, parent: nil)
@@ -37,8 +33,8 @@ struct ExtendsResolver {
         func problem(_ message: String) -> Result<Scenario, Problems> {
             .failure(Problems(list: [ScenarioProblem(file: file.path, line: extends.line, column: extends.column, message: message)]))
         }
-        if let start = chain.firstIndex(of: parentName) {
-            return problem("extends '\(parentName)' makes a cycle: \((chain[start...] + [parentName]).joined(separator: " → ")). Remove one 'extends'.")
+        if let cycle = cycle(from: name) {
+            return problem("extends '\(parentName)' makes a cycle: \(cycle.joined(separator: " → ")). Remove one 'extends'.")
         }
         if invalid.contains(parentName) {
             return problem("extends '\(parentName)', which has problems of its own; fix that scenario first.")
@@ -47,14 +43,24 @@ struct ExtendsResolver {
             let known = files.keys.sorted()
             return problem("extends '\(parentName)', but there is no scenario of that name.\(Suggestion.didYouMean(parentName, among: known))")
         }
-        switch resolve(parentName, chain: chain) {
+        switch resolve(parentName) {
         case .success(let parent): return finish(file, parent: parent)
-        case .failure(let problems):
-            if problems.list.contains(where: { $0.message.contains("makes a cycle") }) {
-                return problem("extends '\(parentName)' makes a cycle: \((chain + [parentName]).joined(separator: " → ")). Remove one 'extends'.")
-            }
+        case .failure:
             return problem("extends '\(parentName)', which has problems of its own; fix that scenario first.")
         }
+    }
+
+    /// The `extends` chain from `name` back to itself when `name` is on a cycle (`a → b → a`), else nil.
+    private func cycle(from name: String) -> [String]? {
+        var path = [name]
+        var current = name
+        while let parent = files[current]?.extends?.value {
+            path.append(parent)
+            if parent == name { return path }
+            if path.dropLast().contains(parent) { return nil } // a cycle further up; reported for its own members
+            current = parent
+        }
+        return nil
     }
 
     private func finish(_ file: ScenarioFile, parent: Scenario?) -> Result<Scenario, Problems> {

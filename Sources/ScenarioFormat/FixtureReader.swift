@@ -15,7 +15,7 @@ final class FixtureReader {
         }
         let file = directory.appendingPathComponent(relativePath)
         guard FileManager.default.fileExists(atPath: file.path) else {
-            return .failure(.init("fixture '\(relativePath)' does not exist in \(directory.path)."))
+            return .failure(.init("fixture '\(relativePath)' does not exist in the scenario directory '\(directory.lastPathComponent)'."))
         }
         let root = directory.resolvingSymlinksInPath().path + "/"
         let resolved = file.resolvingSymlinksInPath().path

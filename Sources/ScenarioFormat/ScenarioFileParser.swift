@@ -26,7 +26,7 @@ struct ScenarioFileParser {
             }
             root = node
         } catch let error as YamlError {
-            reportSyntax(error)
+            reportSyntax(error, in: yaml)
             return (file, reader.problems)
         } catch {
             reader.report("the file is not valid YAML: \(error)", at: nil)
@@ -48,15 +48,21 @@ struct ScenarioFileParser {
         .init(value: value, line: node.mark?.line, column: node.mark?.column)
     }
 
-    private mutating func reportSyntax(_ error: YamlError) {
+    private mutating func reportSyntax(_ error: YamlError, in yaml: String) {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
             let while_ = context.map { " (\($0.text))" } ?? ""
             reader.report("YAML syntax error: \(problem)\(while_).", line: mark.line, column: mark.column)
         case .duplicatedKeysInMapping(let duplicates, let context):
-            reader.report("duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping; keep one.",
-                          line: context.mark.line, column: context.mark.column)
+            // Yams marks the mapping; point at the repeated key itself, the second line that starts with it.
+            let key = duplicates.first ?? ""
+            let place = yaml.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset + 1 >= context.mark.line && $0.element.trimmingCharacters(in: .whitespaces).hasPrefix("\(key):") }
+                .dropFirst().first
+            reader.report("duplicate key '\(key)' in one mapping; keep one.",
+                          line: place.map { $0.offset + 1 } ?? context.mark.line,
+                          column: place.map { $0.element.prefix { $0 == " " }.count + 1 } ?? context.mark.column)
         default:
             reader.report("the file is not valid YAML: \(error)", at: nil)
         }

@@ -1,0 +1,92 @@
+import Foundation
+import ScenarioFormat
+import Testing
+
+/// The malformed-scenario corpus: each directory under `Malformed/` holds a scenario `bad` (and any scenarios it
+/// extends) that is wrong in one way; each must be refused with this exact message at this exact place.
+@Suite struct MalformedCorpusTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var directory: String
+        var line: Int?
+        var column: Int?
+        var message: String
+        var problems = 1
+
+        init(_ directory: String, _ line: Int?, _ column: Int?, _ message: String, problems: Int = 1) {
+            self.directory = directory
+            self.line = line
+            self.column = column
+            self.message = message
+            self.problems = problems
+        }
+
+        var testDescription: String { directory }
+    }
+
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Malformed")
+
+    static let cases: [Case] = [
+        Case("after-last-without-responses", 11, 18, "network.routes[0].afterLast applies only to 'responses'."),
+        Case("bad-clock-mode", 4, 9, "clock.mode must be one of frozen, running, got 'frozn'. Did you mean 'frozen'?"),
+        Case("bad-clock-start", 4, 10, "clock.start must be an ISO 8601 instant with a time zone, such as 2026-11-01T09:00:00Z, got 'next tuesday'."),
+        Case("bad-duration", 10, 16, "network.routes[0].response.delay must be a duration such as 250ms, 2s, 15m or 1h30m, got '2 seconds'."),
+        Case("bad-header-name", 8, 11, "network.routes[0].request.headers has 'Bad Header', which is not a valid HTTP header name."),
+        Case("bad-method", 7, 17, "network.routes[0].request.method must be an HTTP method such as GET or POST, got 'GET/POST'."),
+        Case("bad-url-pattern", 7, 21, "network.routes[0].request.urlPattern is not a valid regular expression: expected ')'"),
+        Case("body-and-body-file", 10, 9, "network.routes[0].response has both 'body' and 'bodyFile'; keep one."),
+        Case("description-not-text", 1, 14, "description must be a string, got the number 42. Quote it if it should be text."),
+        Case("duplicate-key", 2, 1, "duplicate key 'description' in one mapping; keep one."),
+        Case("duplicate-route-names", 11, 7, "network.routes[1] reuses the route name 'feed' (first used at line 5); route names must be unique."),
+        Case("empty-file", nil, nil, "the file is empty; a scenario needs at least 'description' and 'model'."),
+        Case("empty-responses", 9, 18, "network.routes[0].responses is empty; list at least one response."),
+        Case("extends-cycle", 2, 10, "extends 'middle' makes a cycle: bad → middle → bad. Remove one 'extends'."),
+        Case("extends-itself", 2, 10, "extends 'bad' makes a cycle: bad → bad. Remove one 'extends'."),
+        Case("extends-missing-parent", 2, 10, "extends 'first-launh', but there is no scenario of that name. Did you mean 'first-launch'?"),
+        Case("extends-other-model", 3, 8, "model 'Ratings' differs from 'FeedReader' of the extended scenario 'base'; a scenario extends one of the same Model."),
+        Case("fault-with-status", 10, 9, "network.routes[0].response has a 'fault' and 'status'; a fault sends no response, so keep only 'fault' and 'delay'."),
+        Case("fixture-absolute-path", 10, 19, "network.routes[0].response.bodyFile: fixture path '/etc/hostname' is absolute; write it relative to the scenario directory."),
+        Case("fixture-escapes-by-dotdot", 10, 19, "network.routes[0].response.bodyFile: fixture path '../other/feed.json' leaves the scenario directory through '..'; keep fixtures inside it."),
+        Case("fixture-escapes-by-symlink", 10, 19, "network.routes[0].response.bodyFile: fixture 'fixtures/feed.json' is a symlink to '/etc/hostname', outside the scenario directory; copy the file in instead."),
+        Case("missing-description", 1, 1, "the scenario is missing the required key 'description'."),
+        Case("missing-fixture", 10, 19, "network.routes[0].response.bodyFile: fixture 'fixtures/nope.json' does not exist in the scenario directory 'bad'."),
+        Case("missing-model", 1, 1, "no 'model'; name the Model this scenario runs (FeedReader, Ratings) or extend a scenario that does."),
+        Case("no-response", 5, 7, "network.routes[0] has no 'response' or 'responses'; say what matching requests get."),
+        Case("relative-url", 7, 14, "network.routes[0].request.url must be an absolute http or https URL, got '/feed.json'."),
+        Case("response-and-responses", 5, 7, "network.routes[0] has both 'response' and 'responses'; keep one."),
+        Case("route-without-name", 5, 7, "network.routes[0] is missing the required key 'name'."),
+        Case("routes-not-a-list", 5, 5, "network.routes must be a list of routes, got a mapping."),
+        Case("seed-file-not-object", 4, 13, "keyValue.seedFile 'fixtures/seed.json' must hold a JSON object of keys to values."),
+        Case("status-not-a-number", 10, 17, "network.routes[0].response.status must be an integer from 100 to 599, got 'ok'."),
+        Case("status-out-of-range", 10, 17, "network.routes[0].response.status must be an integer from 100 to 599, got the number 700."),
+        Case("top-level-list", 1, 1, "the scenario must be a mapping of keys (description, model, extends, clock, keyValue, network), got a list."),
+        Case("unknown-fault", 10, 16, "network.routes[0].response.fault must be one of timeout, connectionReset, connectionRefused, offline, cancelled, got 'ofline'. Did you mean 'offline'?"),
+        Case("unknown-model", 2, 8, "unknown model 'FeedRead'. Did you mean 'FeedReader'? Known models: FeedReader, Ratings."),
+        Case("unknown-route-key", 9, 7, "unknown key 'respons' in network.routes[0]. Did you mean 'response'? Allowed keys: name, request, response, responses, afterLast.", problems: 2),
+        Case("unknown-top-level-key", 2, 1, "unknown key 'modle' in the scenario. Did you mean 'model'? Allowed keys: description, model, extends, clock, keyValue, network."),
+        Case("unknown-unmatched-error", 4, 14, "network.unmatched must be one of timeout, connectionReset, connectionRefused, offline, cancelled, got 'refused'."),
+        Case("url-and-url-pattern", 7, 9, "network.routes[0].request has both 'url' and 'urlPattern'; keep one."),
+        Case("url-with-query", 7, 14, "network.routes[0].request.url must not contain a query; put query items under 'network.routes[0].request.query'."),
+        Case("yaml-bad-indentation", 2, 8, "YAML syntax error: mapping values are not allowed in this context."),
+        Case("yaml-syntax", 2, 6, "YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence)."),
+    ]
+
+    @Test(arguments: cases)
+    func isRefusedWithTheExactMessageAndPlace(_ expected: Case) throws {
+        let root = Self.corpus.appendingPathComponent(expected.directory)
+        let catalog = ScenarioCatalog.load(from: [root], models: ["FeedReader", "Ratings"])
+        #expect(catalog.scenarios["bad"] == nil)
+        let problems = try #require(catalog.problems["bad"], "\(expected.directory) was accepted")
+        #expect(problems.count == expected.problems, "\(problems)")
+        let first = try #require(problems.first)
+        #expect(first.message == expected.message)
+        #expect(first.line == expected.line)
+        #expect(first.column == expected.column)
+        #expect(first.file == root.appendingPathComponent("bad/scenario.yaml").path)
+    }
+
+    @Test func everyCorpusDirectoryHasACase() throws {
+        let directories = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path).sorted()
+        #expect(directories == Self.cases.map(\.directory).sorted())
+        #expect(directories.count >= 25)
+    }
+}

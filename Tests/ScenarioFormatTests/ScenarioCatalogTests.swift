@@ -1,0 +1,89 @@
+import Fakes
+import Foundation
+import ScenarioFormat
+import Services
+import Testing
+
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let shippedScenarios = repositoryRoot.appendingPathComponent("scenarios")
+let modelNames = ["FeedReader", "Ratings"]
+
+@Suite struct ScenarioCatalogTests {
+    let catalog = ScenarioCatalog.load(from: [shippedScenarios], models: modelNames)
+
+    @Test func extendsInheritsAndAChildRouteReplacesItsParentsRouteOfTheSameName() throws {
+        let expired = try #require(catalog.scenarios["ratings-expired-token"])
+        #expect(expired.ancestors == ["ratings-signed-in", "ratings-signed-out"])
+        #expect(expired.model == "Ratings")
+        #expect(expired.routes.map(\.name) == ["rating", "rate", "sign-in", "wrong-password"])
+        guard case .response(let response) = expired.routes[0].outcomes[0].result else {
+            Issue.record("the child's rating route should answer with a response")
+            return
+        }
+        #expect(response.head.status.code == 401)
+        #expect(expired.seed["session"].map { String(decoding: $0, as: UTF8.self) } == #"{"token":"tok-alice-1","user":"alice"}"#)
+        #expect(expired.clock.start == (try Date("2026-11-01T09:00:00Z", strategy: .iso8601)))
+        #expect(expired.clock.mode == .frozen)
+    }
+
+    @Test func aFixtureIsReadOnceAndSharedByEveryScenarioThatUsesIt() throws {
+        func feedBody(_ name: String) throws -> Data {
+            let route = try #require(catalog.scenarios[name]?.routes.first { $0.name == "feed" })
+            guard case .response(let response) = route.outcomes[0].result else { throw CancellationError() }
+            return response.body
+        }
+        let first = try feedBody("first-launch"), inherited = try feedBody("offline-demo")
+        #expect(first == inherited)
+        let sameStorage = first.withUnsafeBytes { a in inherited.withUnsafeBytes { b in a.baseAddress == b.baseAddress } }
+        #expect(sameStorage)
+    }
+
+    @Test func aLaterDirectoryOverridesASameNamedScenario() throws {
+        let local = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-override-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: local) }
+        try FileManager.default.createDirectory(at: local.appendingPathComponent("offline"), withIntermediateDirectories: true)
+        try "description: Local override.\nmodel: FeedReader\nnetwork:\n  unmatched: timeout\n"
+            .write(to: local.appendingPathComponent("offline/scenario.yaml"), atomically: true, encoding: .utf8)
+        let merged = ScenarioCatalog.load(from: [shippedScenarios, local], models: modelNames)
+        #expect(merged.scenarios["offline"]?.description == "Local override.")
+        #expect(merged.scenarios["offline"]?.unmatched == .timeout)
+        #expect(merged.scenarios["offline-demo"] != nil)
+    }
+
+    @Test func anUnreadableDirectoryIsAProblemNotACrash() {
+        let missing = ScenarioCatalog.load(from: [URL(fileURLWithPath: "/nonexistent/scenarios")], models: modelNames)
+        #expect(missing.scenarios.isEmpty)
+        #expect(missing.problems.values.first?.first?.message == "the scenarios directory cannot be read; check that it exists and is readable.")
+    }
+
+    @Test func validateChecksOneDirectory() {
+        #expect(ScenarioCatalog.validate(directory: shippedScenarios.appendingPathComponent("offline-demo"), models: modelNames).isEmpty)
+        let bad = ScenarioCatalog.validate(
+            directory: repositoryRoot.appendingPathComponent("Tests/ScenarioFormatTests/Malformed/unknown-model/bad"), models: modelNames)
+        #expect(bad.map(\.message) == ["unknown model 'FeedRead'. Did you mean 'FeedReader'? Known models: FeedReader, Ratings."])
+        #expect(bad.first?.description.hasSuffix("bad/scenario.yaml:2:8: unknown model 'FeedRead'. Did you mean 'FeedReader'? Known models: FeedReader, Ratings.") == true)
+    }
+
+    @Test(arguments: [("250ms", 0.25), ("2s", 2), ("1.5s", 1.5), ("15m", 900), ("1h30m", 5400)])
+    func durationsParse(text: String, seconds: Double) throws {
+        let root = try scenario(withDelay: text)
+        let catalog = ScenarioCatalog.load(from: [root], models: modelNames)
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(catalog.scenarios["s"]?.routes.first?.outcomes.first?.delay.seconds == seconds)
+    }
+
+    private func scenario(withDelay delay: String) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-duration-\(UUID())")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("s"), withIntermediateDirectories: true)
+        try """
+        description: Delay \(delay).
+        model: FeedReader
+        network:
+          routes:
+            - name: r
+              response:
+                delay: \(delay)
+        """.write(to: root.appendingPathComponent("s/scenario.yaml"), atomically: true, encoding: .utf8)
+        return root
+    }
+}
