@@ -47,4 +47,12 @@ public struct NearMiss: Sendable, Hashable, Codable {
     public var expected: String
     /// What the request had.
     public var actual: String
+
+    /// Creates a near miss.
+    public init(route: String, field: String, expected: String, actual: String) {
+        self.route = route
+        self.field = field
+        self.expected = expected
+        self.actual = actual
+    }
 }

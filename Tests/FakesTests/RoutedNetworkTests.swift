@@ -1,0 +1,123 @@
+import Fakes
+import Foundation
+import HTTPTypes
+import Services
+import Testing
+
+@Suite struct RoutedNetworkTests {
+    let clock = VirtualClock(start: Date(timeIntervalSince1970: 1_800_000_000), mode: .frozen)
+    let journal = Recorder<NetworkExchange>()
+
+    func network(_ routes: [Route], unmatched: TransportError = .connectionRefused) -> RoutedNetwork {
+        let journal = journal
+        return RoutedNetwork(routes: routes, unmatched: unmatched, clock: clock) { await journal.append($0) }
+    }
+
+    func ok(_ status: Int = 200, _ body: String = "", delay: Duration = .zero) -> RouteOutcome {
+        RouteOutcome(.response(NetworkResponse(status: status, body: Data(body.utf8))), delay: delay)
+    }
+
+    func request(_ method: HTTPRequest.Method = .get, _ url: String, headers: HTTPFields = [:], body: String = "") -> NetworkRequest {
+        NetworkRequest(method: method, url: URL(string: url)!, headerFields: headers, body: Data(body.utf8))
+    }
+
+    @Test func theFirstMatchingRouteAnswersAndIsJournaled() async throws {
+        let fake = network([
+            Route(name: "post", matcher: RequestMatcher(method: "POST"), outcomes: [ok(201)]),
+            Route(name: "feed", matcher: RequestMatcher(method: "GET", url: .exact("https://x.example/feed")), outcomes: [ok(200, "feed")]),
+            Route(name: "any", matcher: RequestMatcher(), outcomes: [ok(204)]),
+        ])
+        let response = try await fake.send(request(.get, "https://x.example/feed"))
+        #expect(response.head.status.code == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == "feed")
+        let entry = try #require(await journal.values.first)
+        #expect(entry.route == "feed")
+        #expect(entry.status == 200)
+        #expect(entry.sequence == 1)
+        #expect(entry.method == "GET")
+        #expect(entry.url == "https://x.example/feed")
+    }
+
+    @Test func queryHeadersAndJSONBodySubsetAllTakePart() async throws {
+        let matcher = RequestMatcher(method: "POST", url: .pattern(try URLPattern(#"https://x\.example/v[0-9]+/items"#)),
+                                     query: ["page": "2"], headers: ["x-token": "abc"], body: ["user": "alice", "tags": ["a"]])
+        let fake = network([Route(name: "items", matcher: matcher, outcomes: [ok()])])
+        let good = request(.post, "https://x.example/v2/items?page=2&sort=new", headers: [HTTPField.Name("X-Token")!: "abc"],
+                           body: #"{"user":"alice","tags":["a"],"extra":true}"#)
+        #expect(try await fake.send(good).head.status.code == 200)
+
+        let badBody = request(.post, "https://x.example/v2/items?page=2", headers: [HTTPField.Name("X-Token")!: "abc"],
+                              body: #"{"user":"bob","tags":["a"]}"#)
+        await #expect(throws: TransportError.connectionRefused) { try await fake.send(badBody) }
+        let miss = try #require(await journal.values.last?.nearMisses?.first)
+        #expect(miss == NearMiss(route: "items", field: "body", expected: #"{"tags":["a"],"user":"alice"}"#, actual: #"{"tags":["a"],"user":"bob"}"#))
+    }
+
+    @Test func anUnmatchedRequestGetsTheScenariosErrorAndNearMissesClosestFirst() async throws {
+        let fake = network([
+            Route(name: "other-host", matcher: RequestMatcher(method: "GET", url: .exact("https://y.example/feed")), outcomes: [ok()]),
+            Route(name: "post-only", matcher: RequestMatcher(method: "POST", url: .exact("https://x.example/feed")), outcomes: [ok()]),
+            Route(name: "needs-page", matcher: RequestMatcher(method: "GET", url: .exact("https://x.example/feed"), query: ["page": "1"]), outcomes: [ok()]),
+        ], unmatched: .offline)
+        await #expect(throws: TransportError.offline) { try await fake.send(request(.get, "https://x.example/feed")) }
+        let entry = try #require(await journal.values.first)
+        #expect(entry.isUnmatched)
+        #expect(entry.fault == "offline")
+        #expect(entry.nearMisses == [
+            NearMiss(route: "needs-page", field: "query.page", expected: "1", actual: "(absent)"),
+            NearMiss(route: "other-host", field: "url", expected: "https://y.example/feed", actual: "https://x.example/feed"),
+            NearMiss(route: "post-only", field: "method", expected: "POST", actual: "GET"),
+        ])
+    }
+
+    @Test func aSequenceRepeatsItsLastResponseOrCycles() async throws {
+        let repeating = network([Route(name: "r", matcher: RequestMatcher(), outcomes: [ok(200), ok(500)])])
+        var codes: [Int] = []
+        for _ in 0..<4 { codes.append(try await repeating.send(request(.get, "https://x.example/")).head.status.code) }
+        #expect(codes == [200, 500, 500, 500])
+
+        let cycling = network([Route(name: "c", matcher: RequestMatcher(), outcomes: [ok(200), ok(500)], afterLast: .cycle)])
+        codes = []
+        for _ in 0..<4 { codes.append(try await cycling.send(request(.get, "https://x.example/")).head.status.code) }
+        #expect(codes == [200, 500, 200, 500])
+    }
+
+    @Test func aFaultIsThrownAndJournaled() async throws {
+        let fake = network([Route(name: "reset", matcher: RequestMatcher(), outcomes: [RouteOutcome(.fault(.connectionReset))])])
+        await #expect(throws: TransportError.connectionReset) { try await fake.send(request(.get, "https://x.example/")) }
+        #expect(await journal.values.first?.fault == "connectionReset")
+        #expect(await journal.values.first?.route == "reset")
+    }
+
+    @Test func aDelayedResponseArrivesOnlyWhenTheClockPassesTheDelay() async throws {
+        let fake = network([Route(name: "slow", matcher: RequestMatcher(), outcomes: [ok(200, delay: .seconds(2))])])
+        let arrived = Recorder<Int>()
+        let clock = clock
+        await clock.spawn {
+            let response = try? await fake.send(request(.get, "https://x.example/"))
+            await arrived.append(response?.head.status.code ?? 0)
+        }
+        await clock.settle()
+        #expect(await arrived.values.isEmpty)
+        #expect(await journal.values.count == 1)
+        await clock.advance(by: .milliseconds(1_999))
+        #expect(await arrived.values.isEmpty)
+        await clock.advance(by: .milliseconds(1))
+        #expect(await arrived.values == [200])
+    }
+
+    @Test func aCancelledCallerGetsCancelled() async throws {
+        let fake = network([Route(name: "slow", matcher: RequestMatcher(), outcomes: [ok(200, delay: .seconds(2))])])
+        let clock = clock
+        let outcome = Recorder<TransportError?>()
+        let task = await clock.spawn {
+            do { _ = try await fake.send(request(.get, "https://x.example/")); await outcome.append(nil) }
+            catch let error as TransportError { await outcome.append(error) }
+            catch { Issue.record("unexpected \(error)") }
+        }
+        await clock.settle()
+        task.cancel()
+        await task.value
+        #expect(await outcome.values == [.cancelled])
+    }
+}

@@ -1,0 +1,101 @@
+import Fakes
+import Foundation
+import Testing
+
+actor Recorder<Value: Sendable> {
+    private(set) var values: [Value] = []
+    func append(_ value: Value) { values.append(value) }
+}
+
+@Suite struct VirtualClockTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func sleepersWakeInDeadlineOrderEachAtItsOwnDeadline() async throws {
+        let clock = VirtualClock(start: start, mode: .frozen)
+        let woke = Recorder<(String, TimeInterval)>()
+        for (name, seconds) in [("c", 3), ("a", 1), ("b", 2), ("a2", 1)] {
+            await clock.spawn {
+                try? await clock.sleep(for: .seconds(seconds))
+                await woke.append((name, await clock.now().timeIntervalSince(self.start)))
+            }
+        }
+        await clock.settle()
+        #expect(await clock.sleeperCount == 4)
+        await clock.advance(by: .seconds(5))
+        let order = await woke.values
+        #expect(order.map(\.0) == ["a", "a2", "b", "c"])
+        #expect(order.map(\.1) == [1, 1, 2, 3])
+        #expect(await clock.now() == start.addingTimeInterval(5))
+    }
+
+    @Test func advancingWakesOnlyWhatIsDue() async throws {
+        let clock = VirtualClock(start: start, mode: .frozen)
+        let woke = Recorder<Int>()
+        for seconds in [10, 20] {
+            await clock.spawn {
+                try? await clock.sleep(for: .seconds(seconds))
+                await woke.append(seconds)
+            }
+        }
+        await clock.advance(by: .seconds(15))
+        #expect(await woke.values == [10])
+        #expect(await clock.sleeperCount == 1)
+    }
+
+    @Test func aWokenTaskThatSleepsAgainIsWokenAgainWithinTheSameAdvance() async throws {
+        let clock = VirtualClock(start: start, mode: .frozen)
+        let ticks = Recorder<TimeInterval>()
+        await clock.spawn {
+            while true {
+                do { try await clock.sleep(for: .seconds(60)) } catch { return }
+                await ticks.append(await clock.now().timeIntervalSince(self.start))
+            }
+        }
+        await clock.advance(by: .seconds(200))
+        #expect(await ticks.values == [60, 120, 180])
+        await clock.shutDown()
+        #expect(await clock.sleeperCount == 0)
+    }
+
+    @Test func settingTheClockBackWakesNothing() async throws {
+        let clock = VirtualClock(start: start, mode: .frozen)
+        let woke = Recorder<Int>()
+        await clock.spawn {
+            try? await clock.sleep(for: .seconds(10))
+            await woke.append(1)
+        }
+        await clock.set(to: start.addingTimeInterval(-100))
+        #expect(await woke.values.isEmpty)
+        #expect(await clock.now() == start.addingTimeInterval(-100))
+        await clock.set(to: start.addingTimeInterval(10))
+        #expect(await woke.values == [1])
+    }
+
+    @Test func cancellingASleepingTaskEndsItsSleep() async throws {
+        let clock = VirtualClock(start: start, mode: .frozen)
+        let outcome = Recorder<String>()
+        let task = await clock.spawn {
+            do {
+                try await clock.sleep(for: .seconds(10))
+                await outcome.append("woke")
+            } catch {
+                await outcome.append("cancelled")
+            }
+        }
+        await clock.settle()
+        task.cancel()
+        await task.value
+        #expect(await outcome.values == ["cancelled"])
+        #expect(await clock.sleeperCount == 0)
+    }
+
+    @Test func aRunningClockTicksFromItsStartAndWakesSleepersInRealTime() async throws {
+        let clock = VirtualClock(start: start, mode: .running)
+        let task = await clock.spawn {
+            try? await clock.sleep(for: .milliseconds(20))
+        }
+        await task.value
+        #expect(await clock.now() > start.addingTimeInterval(0.02))
+        #expect(await clock.sleeperCount == 0)
+    }
+}

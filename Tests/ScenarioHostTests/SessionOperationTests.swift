@@ -1,0 +1,146 @@
+import Fakes
+import Foundation
+import ScenarioFormat
+import ScenarioHost
+import Services
+import Testing
+
+/// Everything a client can do to a session, and how each wrong request is refused.
+@Suite struct SessionOperationTests {
+    let host = makeHost()
+
+    /// The HostError `operation` throws, or nil when it succeeds (any other error fails the test).
+    func refusal(_ operation: () async throws -> Void) async -> HostError? {
+        do { try await operation() } catch let error as HostError { return error } catch { Issue.record("\(error)") }
+        return nil
+    }
+
+    @Test func unknownActionsAndBadArgumentsAreClearErrorsAndLeaveTheModelAlone() async throws {
+        let session = try await host.createSession(of: "offline-demo")
+        let before = try await session.state()
+
+        let unknown = await refusal { _ = try await session.perform("markRead") }
+        #expect(unknown == HostError(.unknownAction, "FeedReader has no action 'markRead'. Its actions: reload, setIsRead."))
+        let close = await refusal { _ = try await session.perform("setisread") }
+        #expect(close?.message == "FeedReader has no action 'setisread'. Did you mean 'setIsRead'? Its actions: reload, setIsRead.")
+
+        let missing = await refusal { _ = try await session.perform("setIsRead", arguments: ["url": "x"]) }
+        #expect(missing == HostError(.invalidArguments, "action 'setIsRead' needs the argument 'value'."))
+        let wrongType = await refusal { _ = try await session.perform("setIsRead", arguments: ["url": "x", "value": "yes"]) }
+        #expect(wrongType == HostError(.invalidArguments, "action 'setIsRead': argument 'value' must be a boolean."))
+        let notObject = await refusal { _ = try await session.perform("reload", arguments: [1, 2]) }
+        #expect(notObject == HostError(.invalidArguments, "the arguments of action 'reload' must be a JSON object, got an array."))
+
+        #expect(try await session.state() == before)
+        #expect(await session.requestJournal().entries.count == 1)
+    }
+
+    @Test func unknownAndInvalidScenariosAreRefused() async throws {
+        let unknown = await refusal { _ = try await host.createSession(of: "offline-dem") }
+        #expect(unknown?.code == .unknownScenario)
+        #expect(unknown?.message.hasPrefix("there is no scenario 'offline-dem'. Did you mean 'offline'?") == true)
+
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ScenarioFormatTests/Malformed/unknown-model")
+        let badHost = ScenarioHost(catalog: ScenarioCatalog.load(from: [corpus], models: ModelRegistry.builtIn.names))
+        let invalid = await refusal { _ = try await badHost.createSession(of: "bad") }
+        #expect(invalid?.code == .invalidScenario)
+        #expect(invalid?.message.contains("bad/scenario.yaml:2:8: unknown model 'FeedRead'.") == true)
+    }
+
+    @Test func sessionIDsAreCheckedAndUnique() async throws {
+        let session = try await host.createSession(of: "offline", id: "my-test.1")
+        #expect(session.id == "my-test.1")
+        let taken = await refusal { _ = try await host.createSession(of: "offline", id: "my-test.1") }
+        #expect(taken == HostError(.sessionExists, "a session 'my-test.1' already exists; pick another id or delete it first."))
+        for bad in ["", "../etc", "a/b", "-x", String(repeating: "a", count: 65), "nul\u{0}"] {
+            let refused = await refusal { _ = try await host.createSession(of: "offline", id: bad) }
+            #expect(refused?.code == .invalidSessionID, "\(bad.debugDescription) was accepted")
+        }
+        let generated = try await host.createSession(of: "offline")
+        #expect(generated.id == "offline-1")
+    }
+
+    @Test func aDeletedSessionIsGoneAndItsHandleSaysSo() async throws {
+        let session = try await host.createSession(of: "offline-demo", id: "gone")
+        try await host.deleteSession("gone")
+        #expect(await refusal { _ = try await host.session("gone") }?.code == .unknownSession)
+        #expect(await refusal { _ = try await session.state() } == HostError(.unknownSession, "session 'gone' was deleted."))
+        #expect(await refusal { try await host.deleteSession("gone") }?.code == .unknownSession)
+    }
+
+    @Test func keyValueStateCanBeListedReadWrittenAndRemoved() async throws {
+        let session = try await host.createSession(of: "offline-demo")
+        #expect(try await session.keyValueKeys() == ["readItems"])
+        try await session.setKeyValue("readItems", to: ["https://www.cocoawithlove.com/blog/mock-views.html"])
+        try await session.setKeyValue("note", to: ["nested": [1, 2.5, true, nil]])
+        #expect(try await session.keyValue("note") == ["nested": [1, 2.5, true, nil]])
+        // The Model re-reads its marks when it reloads.
+        let state = try await session.perform("reload").decoded(as: FeedView.self)
+        #expect(state.items.filter(\.isRead).map(\.title) == ["Previews with mock services"])
+        try await session.removeKeyValue("note")
+        #expect(try await session.keyValueKeys() == ["readItems"])
+        #expect(await refusal { try await session.removeKeyValue("note") } == HostError(.unknownKey, "session '\(session.id)' has no key-value entry 'note'."))
+        #expect(await refusal { _ = try await session.keyValue("nope") }?.code == .unknownKey)
+    }
+
+    @Test func resetRestoresTheSeedTheClockTheSequencesAndEmptiesTheJournal() async throws {
+        let session = try await host.createSession(of: "feed-updates")
+        let initial = try await session.state()
+        try await session.advanceClock(by: .seconds(15 * 60))
+        try await session.setKeyValue("readItems", to: ["x"])
+        #expect(try await session.state() != initial)
+        try await session.reset()
+        #expect(try await session.state() == initial)
+        #expect(try await session.keyValueKeys() == [])
+        #expect(try await session.now() == session.scenario.clock.start)
+        #expect(await session.requestJournal().entries.map(\.sequence) == [1])
+    }
+
+    @Test func theJournalIsBoundedAndCountsWhatItDropped() async throws {
+        let small = makeHost(journalCapacity: 3)
+        let session = try await small.createSession(of: "feed-updates")
+        try await session.advanceClock(by: .seconds(60 * 60))
+        let journal = await session.requestJournal()
+        #expect(journal.entries.map(\.sequence) == [3, 4, 5])
+        #expect(journal.dropped == 2)
+        await session.clearJournal()
+        #expect(await session.requestJournal().entries.isEmpty)
+        #expect(await session.requestJournal().dropped == 0)
+        #expect(RequestJournal.defaultCapacity == 1_000)
+    }
+
+    @Test func eventsReportStateChangesRequestsAndClockMovesInOrder() async throws {
+        let session = try await host.createSession(of: "feed-updates")
+        let events = await session.eventStream()
+        try await session.advanceClock(by: .seconds(15 * 60))
+        try await host.deleteSession(session.id)
+
+        var kinds: [String] = []
+        for await event in events {
+            switch event {
+            case .stateChanged(let state): kinds.append("state:\(try state.decoded(as: FeedView.self).items.count)")
+            case .requestJournaled(let exchange): kinds.append("request:\(exchange.sequence)")
+            case .clockMoved(let now): kinds.append("clock:\(Int(now.timeIntervalSince(session.scenario.clock.start)))")
+            }
+        }
+        #expect(kinds == ["request:2", "clock:900", "state:5"])
+    }
+
+    @Test func listingsShowEverySession() async throws {
+        try await host.createSession(of: "offline", id: "b")
+        try await host.createSession(of: "offline-demo", id: "a")
+        let infos = try await host.openSessions().asyncMap { try await $0.info() }
+        #expect(infos.map(\.id) == ["a", "b"])
+        #expect(infos.map(\.unmatchedRequests) == [0, 1])
+        #expect(infos.first?.model == "FeedReader")
+    }
+}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
