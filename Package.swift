@@ -5,12 +5,22 @@ let package = Package(
     name: "scenariod",
     platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "scenariod", targets: ["scenariod"]),
+        .executable(name: "scenarioctl", targets: ["scenarioctl"]),
         .library(name: "Services", targets: ["Services"]),
         .library(name: "ScenarioHost", targets: ["ScenarioHost"]),
+        .library(name: "ScenarioClient", targets: ["ScenarioClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // The protocols every Model sees, and the value types they pass.
@@ -23,13 +33,60 @@ let package = Package(
         // scenario.yaml → validated, resolved scenarios. Imports Fakes for the route types it produces.
         .target(name: "ScenarioFormat", dependencies: ["Services", "Fakes", "Yams"]),
         // Sessions, the Model registry, the journal and events: the engine, no sockets.
-        .target(name: "ScenarioHost", dependencies: ["Services", "Fakes", "ScenarioFormat", "FeedReader", "Ratings"]),
+        .target(name: "ScenarioHost", dependencies: [
+            "Services", "Fakes", "ScenarioFormat", "FeedReader", "Ratings", .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The control API's request and response bodies, shared by the server and its clients.
+        .target(name: "ControlAPI", dependencies: ["Services", "Fakes"]),
+        // The control API over a Unix socket (path or an inherited, socket-activated descriptor).
+        .target(name: "ControlServer", dependencies: [
+            "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOExtras", package: "swift-nio-extras"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // libsystemd, as SwiftPM sees it; the shim makes sd_journal_* callable (see FIELD-NOTES).
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // The journal LogHandler, sd_notify, the watchdog and socket activation.
+        .target(name: "Systemd", dependencies: [
+            "CSystemd",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // A typed Swift client of the control API over the Unix socket.
+        .target(name: "ScenarioClient", dependencies: [
+            "ControlAPI", "Services",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+        ]),
+        .executableTarget(name: "scenariod", dependencies: [
+            "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        ]),
+        .executableTarget(name: "scenarioctl", dependencies: [
+            "ScenarioClient", "ControlAPI", "ScenarioFormat", "ScenarioHost", "Services",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         .testTarget(name: "FakesTests", dependencies: ["Fakes", "Services"]),
         .testTarget(name: "ModelTests", dependencies: ["FeedReader", "Ratings", "Fakes", "Services"]),
         // The malformed-scenario corpus is read from the source tree (#filePath), because SwiftPM resources
         // would follow the symlinks some cases are about.
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services"], exclude: ["Malformed"]),
-        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services"]),
+        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes"]),
+        // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "ScenarioClient", "ControlAPI", "Services",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Yams", package: "Yams"),
+        ]),
     ]
 )

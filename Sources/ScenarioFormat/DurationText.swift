@@ -1,9 +1,10 @@
-/// Durations as scenario files write them: a number and a unit, repeated (`250ms`, `2s`, `1.5s`, `15m`, `1h30m`).
-enum DurationText {
+/// Durations as scenario files and clients write them: a number and a unit, repeated (`250ms`, `2s`, `1.5s`,
+/// `15m`, `1h30m`).
+public enum DurationText {
     private static let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
 
     /// Parses `text`, or returns nil when it is not a duration.
-    static func parse(_ text: String) -> Duration? {
+    public static func parse(_ text: String) -> Duration? {
         var rest = Substring(text)
         var total = 0.0
         guard !rest.isEmpty else { return nil }

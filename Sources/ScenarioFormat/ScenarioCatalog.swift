@@ -52,6 +52,19 @@ public struct ScenarioCatalog: Sendable {
         return catalog
     }
 
+    /// This catalog, except that a scenario that is invalid here but was valid in `previous` keeps its previous
+    /// version (and lists its new problems), so a bad edit never takes away a scenario that was serving.
+    public func keepingValidScenarios(from previous: ScenarioCatalog) -> ScenarioCatalog {
+        var merged = self
+        for (name, problems) in problems where merged.scenarios[name] == nil {
+            if let old = previous.scenarios[name] {
+                merged.scenarios[name] = old
+                merged.problems[name] = problems
+            }
+        }
+        return merged
+    }
+
     /// Reads and checks one scenario directory on its own (its `extends` parents are looked up beside it).
     /// - Returns: the problems; empty when the scenario is valid.
     public static func validate(directory: URL, models: [String]) -> [ScenarioProblem] {

@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+public import Logging
 public import ScenarioFormat
 
 /// The engine: scenarios by name, and the sessions running them. It knows nothing of sockets; everything a
@@ -10,6 +11,7 @@ public actor ScenarioHost {
     public private(set) var catalog: ScenarioCatalog
     /// The journal bound for new sessions.
     public nonisolated let journalCapacity: Int
+    private let logger: Logger
 
     private var sessions: [String: Session] = [:]
     private var generatedCount = 0
@@ -19,15 +21,23 @@ public actor ScenarioHost {
     ///   - catalog: Scenarios, typically ``ScenarioCatalog/load(from:models:)`` with `models.names`.
     ///   - models: The Model registry; ``ModelRegistry/builtIn`` for the shipped Models.
     ///   - journalCapacity: How many requests each session's journal keeps.
-    public init(catalog: ScenarioCatalog, models: ModelRegistry = .builtIn, journalCapacity: Int = RequestJournal.defaultCapacity) {
+    ///   - logger: Where sessions log actions, requests and clock moves (with `scenario`, `session`, `model` metadata).
+    public init(catalog: ScenarioCatalog, models: ModelRegistry = .builtIn, journalCapacity: Int = RequestJournal.defaultCapacity,
+                logger: Logger = Logger(label: "scenariod.host", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.catalog = catalog
         self.models = models
         self.journalCapacity = journalCapacity
+        self.logger = logger
     }
 
-    /// Replaces the scenarios that new sessions are created from; running sessions keep the version they started with.
-    public func replaceCatalog(with catalog: ScenarioCatalog) {
-        self.catalog = catalog
+    /// Re-reads `directories` and makes the result the scenarios new sessions are created from, all at once.
+    /// A scenario that became invalid keeps its last good version and lists its problems; running sessions keep
+    /// the version they started with.
+    /// - Returns: the catalog now in force.
+    @discardableResult
+    public func reload(from directories: [URL]) -> ScenarioCatalog {
+        catalog = ScenarioCatalog.load(from: directories, models: models.names).keepingValidScenarios(from: catalog)
+        return catalog
     }
 
     /// A valid scenario by name.
@@ -68,10 +78,11 @@ public actor ScenarioHost {
             } while sessions["\(scenarioName)-\(generatedCount)"] != nil
             sessionID = "\(scenarioName)-\(generatedCount)"
         }
-        let session = Session(id: sessionID, scenario: scenario, journalCapacity: journalCapacity, makeDriver: makeDriver)
+        let session = Session(id: sessionID, scenario: scenario, journalCapacity: journalCapacity, makeDriver: makeDriver, logger: logger)
         // Registered before it starts, so a concurrent create with the same id is refused.
         sessions[sessionID] = session
         await session.start()
+        session.logger.info("session created")
         return session
     }
 
@@ -95,6 +106,7 @@ public actor ScenarioHost {
         let session = try session(id)
         sessions[id] = nil
         await session.close()
+        session.logger.info("session deleted")
     }
 
     /// Stops every session.

@@ -1,5 +1,6 @@
 import Fakes
 public import Foundation
+import Logging
 public import ScenarioFormat
 public import Services
 
@@ -12,6 +13,8 @@ public actor Session {
     /// The scenario it runs, as it was when the session was created.
     public nonisolated let scenario: Scenario
 
+    /// Carries `scenario`, `session` and `model` metadata, which become journal fields.
+    nonisolated let logger: Logger
     private let makeDriver: @Sendable (Services) -> ModelDriver
     private let events = EventBroadcaster()
     private var runtime: SessionRuntime?
@@ -22,9 +25,15 @@ public actor Session {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) -> ModelDriver) {
+    init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) -> ModelDriver,
+         logger: Logger) {
         self.id = id
         self.scenario = scenario
+        var logger = logger
+        logger[metadataKey: "scenario"] = "\(scenario.name)"
+        logger[metadataKey: "session"] = "\(id)"
+        logger[metadataKey: "model"] = "\(scenario.model)"
+        self.logger = logger
         self.makeDriver = makeDriver
         self.journal = RequestJournal(capacity: journalCapacity)
     }
@@ -46,6 +55,7 @@ public actor Session {
         runtime = nil
         journal.clear()
         await startRuntime()
+        logger.info("session reset to the scenario's start")
     }
 
     /// Stops the Model and ends every event stream.
@@ -93,7 +103,14 @@ public actor Session {
         await takeTurn()
         defer { endTurn() }
         let runtime = try live()
-        let work = try runtime.model.prepare(action, arguments)
+        let work: @Sendable () async -> Void
+        do {
+            work = try runtime.model.prepare(action, arguments)
+        } catch {
+            logger.notice("action refused: \(error.message)", metadata: ["action": "\(action)"])
+            throw error
+        }
+        logger.info("action \(action)", metadata: ["action": "\(action)"])
         await runtime.clock.spawn(work)
         await runtime.clock.settle()
         return try await publishStateIfChanged()
@@ -129,6 +146,7 @@ public actor Session {
         let clock = try live().clock
         await move(clock)
         let now = await clock.now()
+        logger.info("clock moved to \(now.formatted(.iso8601))")
         events.publish(.clockMoved(now: now))
         try await publishStateIfChanged()
         return now
@@ -158,6 +176,7 @@ public actor Session {
         defer { endTurn() }
         let store = try live().store
         do { try await store.setData(value.jsonData, forKey: key) } catch { throw storeError(error) }
+        logger.info("key-value entry '\(key)' set")
     }
 
     /// Removes `key`.
@@ -174,6 +193,7 @@ public actor Session {
             throw storeError(error)
         }
         guard existed else { throw unknownKey(key) }
+        logger.info("key-value entry '\(key)' removed")
     }
 
     private func unknownKey(_ key: String) -> HostError {
@@ -190,7 +210,10 @@ public actor Session {
     public func requestJournal() -> RequestJournal { journal }
 
     /// Empties the journal.
-    public func clearJournal() { journal.clear() }
+    public func clearJournal() {
+        journal.clear()
+        logger.info("journal cleared")
+    }
 
     /// A stream of this session's events from now on; it ends when the session is deleted.
     public func eventStream() -> AsyncStream<SessionEvent> { events.subscribe() }
@@ -202,6 +225,15 @@ public actor Session {
     }
 
     private func record(_ exchange: NetworkExchange) {
+        var metadata: Logger.Metadata = ["http_method": "\(exchange.method)", "http_url": "\(exchange.url)"]
+        if let route = exchange.route {
+            metadata["route"] = "\(route)"
+            let answer = exchange.status.map { "\($0)" } ?? exchange.fault ?? ""
+            logger.info("\(exchange.method) \(exchange.url) → route \(route) (\(answer))", metadata: metadata)
+        } else {
+            let closest = exchange.nearMisses?.first.map { "; closest route '\($0.route)' differs in \($0.field): expected \($0.expected), got \($0.actual)" } ?? ""
+            logger.warning("\(exchange.method) \(exchange.url) matched no route\(closest)", metadata: metadata)
+        }
         journal.record(exchange)
         events.publish(.requestJournaled(exchange: exchange))
     }

@@ -1,0 +1,78 @@
+public import Foundation
+
+/// One scenario in `GET /v1/scenarios`: valid or not, with its problems.
+public struct ScenarioSummary: Codable, Sendable, Hashable {
+    public var name: String
+    public var description: String?
+    public var model: String?
+    /// Whether new sessions can be created from it.
+    public var valid: Bool
+    /// Each problem as `file:line:column: message`; empty when valid. A scenario whose file broke after it
+    /// was loaded stays valid (the last good version keeps serving) and lists the new problems here.
+    public var problems: [String]
+
+    public init(name: String, description: String?, model: String?, valid: Bool, problems: [String]) {
+        self.name = name
+        self.description = description
+        self.model = model
+        self.valid = valid
+        self.problems = problems
+    }
+}
+
+/// `GET /v1/scenarios/{name}`: a valid scenario as resolved.
+public struct ScenarioDetail: Codable, Sendable, Hashable {
+    public struct RouteSummary: Codable, Sendable, Hashable {
+        public var name: String
+        public var method: String?
+        public var url: String?
+        /// How many responses or faults it answers with in turn.
+        public var outcomes: Int
+
+        public init(name: String, method: String?, url: String?, outcomes: Int) {
+            self.name = name
+            self.method = method
+            self.url = url
+            self.outcomes = outcomes
+        }
+    }
+
+    public var name: String
+    public var description: String
+    public var model: String
+    public var directory: String
+    /// Scenarios it extends, nearest first.
+    public var extends: [String]
+    public var clockStart: Date
+    public var clockMode: String
+    public var seedKeys: [String]
+    public var routes: [RouteSummary]
+    public var unmatched: String
+
+    public init(name: String, description: String, model: String, directory: String, extends: [String], clockStart: Date,
+                clockMode: String, seedKeys: [String], routes: [RouteSummary], unmatched: String) {
+        self.name = name
+        self.description = description
+        self.model = model
+        self.directory = directory
+        self.extends = extends
+        self.clockStart = clockStart
+        self.clockMode = clockMode
+        self.seedKeys = seedKeys
+        self.routes = routes
+        self.unmatched = unmatched
+    }
+}
+
+/// `POST /v1/scenarios/reload`: what the re-read found.
+public struct ReloadBody: Codable, Sendable, Hashable {
+    /// Valid scenarios after the reload.
+    public var scenarios: Int
+    /// Scenarios with problems (each still serving its last good version, if it had one).
+    public var invalid: [String]
+
+    public init(scenarios: Int, invalid: [String]) {
+        self.scenarios = scenarios
+        self.invalid = invalid
+    }
+}

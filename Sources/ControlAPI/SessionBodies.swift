@@ -1,0 +1,86 @@
+public import Fakes
+public import Foundation
+
+/// `POST /v1/sessions`.
+public struct CreateSessionRequest: Codable, Sendable, Hashable {
+    /// The scenario to run.
+    public var scenario: String
+    /// An id of the client's choosing (letters, digits, `.`, `_`, `-`; at most 64), or nil for one made up.
+    public var id: String?
+
+    public init(scenario: String, id: String? = nil) {
+        self.scenario = scenario
+        self.id = id
+    }
+}
+
+/// A session as listings show it.
+public struct SessionBody: Codable, Sendable, Hashable {
+    public var id: String
+    public var scenario: String
+    public var model: String
+    /// The session's clock.
+    public var now: Date
+    /// Requests in its journal, and how many of them matched no route.
+    public var requests: Int
+    public var unmatchedRequests: Int
+
+    public init(id: String, scenario: String, model: String, now: Date, requests: Int, unmatchedRequests: Int) {
+        self.id = id
+        self.scenario = scenario
+        self.model = model
+        self.now = now
+        self.requests = requests
+        self.unmatchedRequests = unmatchedRequests
+    }
+}
+
+/// `GET /v1/sessions/{id}/clock` and the answer of every clock move.
+public struct ClockBody: Codable, Sendable, Hashable {
+    public var now: Date
+    public init(now: Date) { self.now = now }
+}
+
+/// `POST /v1/sessions/{id}/clock/advance`.
+public struct AdvanceClockRequest: Codable, Sendable, Hashable {
+    /// A duration: `250ms`, `2s`, `15m`, `1h30m`.
+    public var by: String
+    public init(by: String) { self.by = by }
+}
+
+/// `PUT /v1/sessions/{id}/clock`.
+public struct SetClockRequest: Codable, Sendable, Hashable {
+    public var now: Date
+    public init(now: Date) { self.now = now }
+}
+
+/// `GET /v1/sessions/{id}/kv`.
+public struct KeyValueListBody: Codable, Sendable, Hashable {
+    public var keys: [String]
+    public init(keys: [String]) { self.keys = keys }
+}
+
+/// `GET /v1/sessions/{id}/journal` and `.../journal/unmatched`.
+public struct JournalBody: Codable, Sendable, Hashable {
+    /// Oldest first.
+    public var entries: [NetworkExchange]
+    /// Entries dropped to stay within `capacity` since the journal was last cleared.
+    public var dropped: Int
+    public var capacity: Int
+
+    public init(entries: [NetworkExchange], dropped: Int, capacity: Int) {
+        self.entries = entries
+        self.dropped = dropped
+        self.capacity = capacity
+    }
+}
+
+/// The names of the server-sent events of `GET /v1/sessions/{id}/events`; each event's data is JSON.
+public enum EventName: String, Codable, Sendable, CaseIterable {
+    /// data: the Model's whole state.
+    case stateChanged
+    /// data: a journal entry (``Fakes/NetworkExchange``).
+    case requestJournaled
+    /// data: a ``ClockBody``.
+    case clockMoved
+}

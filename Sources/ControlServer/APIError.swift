@@ -1,0 +1,30 @@
+import ControlAPI
+import HTTPTypes
+import ScenarioHost
+
+/// An error the control API answers with: an HTTP status, a stable code and a message. Every failure a client
+/// can cause becomes one of these, rendered as JSON in one place (``APIErrorMiddleware``).
+struct APIError: Error {
+    var status: HTTPResponse.Status
+    var body: APIErrorBody
+
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+        self.status = status
+        self.body = APIErrorBody(code: code, message: message)
+    }
+
+    init(_ error: HostError) {
+        let status: HTTPResponse.Status = switch error.code {
+        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey: .notFound
+        case .sessionExists: .conflict
+        case .invalidScenario: .unprocessableContent
+        case .invalidSessionID, .invalidArguments: .badRequest
+        case .storeFailed: .serviceUnavailable
+        }
+        self.init(status, error.code.rawValue, error.message)
+    }
+
+    static func bodyTooLarge(limit: Int) -> APIError {
+        APIError(.contentTooLarge, "bodyTooLarge", "the request body is over the limit of \(limit) bytes; send less.")
+    }
+}

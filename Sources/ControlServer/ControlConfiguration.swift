@@ -1,0 +1,19 @@
+import Foundation
+public import ScenarioFormat
+
+/// What the control API needs besides the host: who it is and how to reload.
+public struct ControlConfiguration: Sendable {
+    /// The daemon's version, reported by health and version.
+    public var version: String
+    /// The id of the daemon's default session, when it was started with a scenario.
+    public var defaultSession: String?
+    /// Re-reads the scenario directories (the daemon's SIGHUP path, so both log and notify alike).
+    public var reload: @Sendable () async -> ScenarioCatalog
+
+    /// Creates a configuration.
+    public init(version: String, defaultSession: String?, reload: @escaping @Sendable () async -> ScenarioCatalog) {
+        self.version = version
+        self.defaultSession = defaultSession
+        self.reload = reload
+    }
+}

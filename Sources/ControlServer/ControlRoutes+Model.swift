@@ -1,0 +1,75 @@
+import ControlAPI
+import Foundation
+import Hummingbird
+import Services
+import ScenarioFormat
+
+extension ControlRoutes {
+    func addModelRoutes(to router: Router<BasicRequestContext>) {
+        router.post("/v1/sessions/:session/actions/:action") { request, context in
+            let arguments = try await JSONBody.value(of: request)
+            let session = try await session(context)
+            let state = try await session.perform(try context.parameters.require("action"), arguments: arguments)
+            return JSONResponse.make(state)
+        }
+        router.get("/v1/sessions/:session/state") { _, context in
+            JSONResponse.make(try await session(context).state())
+        }
+        router.get("/v1/sessions/:session/events") { _, context in
+            let session = try await session(context)
+            return EventStream.response(for: session)
+        }
+    }
+
+    func addClockRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/v1/sessions/:session/clock") { _, context in
+            JSONResponse.make(ClockBody(now: try await session(context).now()))
+        }
+        router.post("/v1/sessions/:session/clock/advance") { request, context in
+            let body = try await JSONBody.decode(AdvanceClockRequest.self, from: request, fields: ["by"], required: ["by"])
+            guard let duration = DurationText.parse(body.by) else {
+                throw APIError(.badRequest, "invalidDuration", "'\(body.by)' is not a duration; write a number and a unit such as 250ms, 2s, 15m or 1h30m.")
+            }
+            let session = try await session(context)
+            return JSONResponse.make(ClockBody(now: try await session.advanceClock(by: duration)))
+        }
+        router.put("/v1/sessions/:session/clock") { request, context in
+            let body = try await JSONBody.decode(SetClockRequest.self, from: request, fields: ["now"], required: ["now"])
+            let session = try await session(context)
+            return JSONResponse.make(ClockBody(now: try await session.setClock(to: body.now)))
+        }
+    }
+
+    func addKeyValueRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/v1/sessions/:session/kv") { _, context in
+            JSONResponse.make(KeyValueListBody(keys: try await session(context).keyValueKeys()))
+        }
+        router.get("/v1/sessions/:session/kv/:key") { _, context in
+            JSONResponse.make(try await session(context).keyValue(try context.parameters.require("key")))
+        }
+        router.put("/v1/sessions/:session/kv/:key") { request, context in
+            let value = try await JSONBody.value(of: request)
+            try await session(context).setKeyValue(try context.parameters.require("key"), to: value)
+            return JSONResponse.make(value)
+        }
+        router.delete("/v1/sessions/:session/kv/:key") { _, context in
+            try await session(context).removeKeyValue(try context.parameters.require("key"))
+            return JSONResponse.noContent()
+        }
+    }
+
+    func addJournalRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/v1/sessions/:session/journal") { _, context in
+            let journal = try await session(context).requestJournal()
+            return JSONResponse.make(JournalBody(entries: journal.entries, dropped: journal.dropped, capacity: journal.capacity))
+        }
+        router.get("/v1/sessions/:session/journal/unmatched") { _, context in
+            let journal = try await session(context).requestJournal()
+            return JSONResponse.make(JournalBody(entries: journal.unmatched, dropped: journal.dropped, capacity: journal.capacity))
+        }
+        router.delete("/v1/sessions/:session/journal") { _, context in
+            try await session(context).clearJournal()
+            return JSONResponse.noContent()
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ControlAPI
+import Foundation
+import Hummingbird
+import ScenarioHost
+
+extension ControlRoutes {
+    func addSessionRoutes(to router: Router<BasicRequestContext>) {
+        router.post("/v1/sessions") { request, _ in
+            let body = try await JSONBody.decode(CreateSessionRequest.self, from: request, fields: ["scenario", "id"], required: ["scenario"])
+            let session = try await host.createSession(of: body.scenario, id: body.id)
+            return JSONResponse.make(try await SessionBody(session), status: .created)
+        }
+        router.get("/v1/sessions") { _, _ in
+            var bodies: [SessionBody] = []
+            for session in await host.openSessions() {
+                // A session deleted while listing is skipped, not an error.
+                if let body = try? await SessionBody(session) { bodies.append(body) }
+            }
+            return JSONResponse.make(bodies)
+        }
+        router.get("/v1/sessions/:session") { _, context in
+            JSONResponse.make(try await SessionBody(try await session(context)))
+        }
+        router.delete("/v1/sessions/:session") { _, context in
+            try await host.deleteSession(try context.parameters.require("session"))
+            return JSONResponse.noContent()
+        }
+        router.post("/v1/sessions/:session/reset") { request, context in
+            _ = try await JSONBody.value(of: request)
+            let session = try await session(context)
+            try await session.reset()
+            return JSONResponse.make(try await SessionBody(session))
+        }
+    }
+}
+
+extension SessionBody {
+    init(_ session: Session) async throws {
+        let info = try await session.info()
+        self.init(id: info.id, scenario: info.scenario, model: info.model, now: info.now,
+                  requests: info.requests, unmatchedRequests: info.unmatchedRequests)
+    }
+}

@@ -1,0 +1,40 @@
+import ControlAPI
+import Foundation
+import Hummingbird
+import ScenarioHost
+
+/// The control API's routes (openapi/scenariod.yaml is their contract), over a host.
+struct ControlRoutes: Sendable {
+    let host: ScenarioHost
+    let configuration: ControlConfiguration
+
+    /// A router with every route and the error middleware.
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: APIErrorMiddleware())
+        addDaemonRoutes(to: router)
+        addScenarioRoutes(to: router)
+        addSessionRoutes(to: router)
+        addModelRoutes(to: router)
+        addClockRoutes(to: router)
+        addKeyValueRoutes(to: router)
+        addJournalRoutes(to: router)
+        return router
+    }
+
+    private func addDaemonRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/v1/health") { _, _ in
+            let catalog = await host.catalog
+            return JSONResponse.make(HealthBody(version: configuration.version, scenarios: catalog.scenarios.count,
+                                                sessions: await host.openSessions().count, defaultSession: configuration.defaultSession))
+        }
+        router.get("/v1/version") { _, _ in
+            JSONResponse.make(VersionBody(version: configuration.version))
+        }
+    }
+
+    /// The session named in the path.
+    func session(_ context: BasicRequestContext) async throws -> Session {
+        try await host.session(try context.parameters.require("session"))
+    }
+}

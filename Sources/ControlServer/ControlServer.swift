@@ -1,0 +1,149 @@
+import Foundation
+import HummingbirdCore
+import Hummingbird
+public import Logging
+import NIOCore
+import NIOExtras
+import NIOPosix
+public import ScenarioHost
+public import ServiceLifecycle
+
+/// The control API served on a Unix socket: a path it binds (mode 0660, removed at exit) or a listening
+/// descriptor handed over by socket activation. Hummingbird's own server can do neither, so this binds with
+/// SwiftNIO and hands each connection to Hummingbird's HTTP/1.1 channel.
+///
+/// On graceful shutdown it stops accepting, lets in-flight requests finish, ends event streams, and returns.
+public struct ControlServer: Service {
+    /// Where to listen.
+    public enum Listener: Sendable, CustomStringConvertible {
+        /// Bind a new socket file at this path.
+        case path(String)
+        /// Serve on an inherited listening socket (socket activation); `path` is for messages only.
+        case inherited(descriptor: Int32, path: String?)
+
+        public var description: String {
+            switch self {
+            case .path(let path): path
+            case .inherited(let descriptor, let path): path ?? "inherited socket (fd \(descriptor))"
+            }
+        }
+    }
+
+    /// How long an idle keep-alive connection stays open.
+    public static let idleTimeout: TimeAmount = .seconds(60)
+
+    private let listener: Listener
+    private let routes: ControlRoutes
+    private let logger: Logger
+    private let onListening: @Sendable () async -> Void
+
+    /// Creates the server.
+    /// - Parameters:
+    ///   - listener: The socket to serve on.
+    ///   - host: The engine the API drives.
+    ///   - configuration: Version, default session and reload.
+    ///   - logger: For connection-level failures.
+    ///   - onListening: Called once the socket accepts connections (the daemon sends READY=1 there).
+    public init(listener: Listener, host: ScenarioHost, configuration: ControlConfiguration, logger: Logger,
+                onListening: @escaping @Sendable () async -> Void = {}) {
+        self.listener = listener
+        self.routes = ControlRoutes(host: host, configuration: configuration)
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    public func run() async throws {
+        let responder = routes.makeRouter().buildResponder()
+        let logger = logger
+        let http = HTTP1Channel(responder: { request, responseWriter, channel in
+            let context = BasicRequestContext(source: .init(channel: channel, logger: logger))
+            let response: Response
+            do {
+                response = try await responder.respond(to: request, context: context)
+            } catch {
+                // The error middleware answers everything; this is the last resort.
+                response = JSONResponse.make(APIErrorMiddleware<BasicRequestContext>.apiError(for: error, request: request).body,
+                                             status: .internalServerError)
+            }
+            try await responseWriter.write(response: response.head, body: response.body)
+        }, configuration: .init(idleTimeout: Self.idleTimeout))
+
+        let group = MultiThreadedEventLoopGroup.singleton
+        let quiescing = ServerQuiescingHelper(group: group)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                }
+            }
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+
+        let server: NIOAsyncChannel<HTTP1Channel.Value, Never>
+        var createdPath: String?
+        switch listener {
+        case .path(let path):
+            server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: Self.isStaleSocket(path)) { channel in
+                http.setup(channel: channel, logger: logger)
+            }
+            createdPath = path
+            // Owner and group may connect; others may not.
+            guard chmod(path, 0o660) == 0 else {
+                try? await server.channel.close()
+                throw ControlServerError(message: "cannot set mode 0660 on \(path): \(String(cString: strerror(errno)))")
+            }
+        case .inherited(let descriptor, _):
+            server = try await bootstrap.bind(descriptor, cleanupExistingSocketFile: false) { channel in
+                http.setup(channel: channel, logger: logger)
+            }
+        }
+        defer { if let createdPath { unlink(createdPath) } }
+
+        await onListening()
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { connections in
+                do {
+                    try await server.executeThenClose { inbound in
+                        for try await connection in inbound {
+                            connections.addTask { await http.handle(value: connection, logger: logger) }
+                        }
+                    }
+                } catch {
+                    logger.error("the control socket \(listener) stopped accepting: \(error)")
+                }
+            }
+        } onGracefulShutdown: {
+            // Closes the listening socket and lets each connection finish the request it is serving.
+            quiescing.initiateShutdown(promise: nil)
+        }
+    }
+
+    /// A socket file left by a daemon that died may be replaced; anything else at the path is kept (bind fails).
+    static func isStaleSocket(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK else { return false }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let fits = withUnsafeMutableBytes(of: &address.sun_path) { buffer -> Bool in
+            let bytes = Array(path.utf8)
+            guard bytes.count < buffer.count else { return false }
+            buffer.copyBytes(from: bytes)
+            return true
+        }
+        guard fits else { return false }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        // Nobody answers: stale. Someone answers: another daemon is serving there, leave it alone.
+        return connected != 0
+    }
+}
+
+/// The control server could not start; the message says where and why.
+public struct ControlServerError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

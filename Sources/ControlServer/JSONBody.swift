@@ -1,0 +1,80 @@
+import ControlAPI
+import Foundation
+import Hummingbird
+import NIOCore
+import Services
+
+/// Reads request bodies strictly: at most ``limit`` bytes, valid JSON (or 400 saying where it broke), only known
+/// fields (or 400 naming the stranger), the right types (or 400 naming the field).
+enum JSONBody {
+    /// The largest request body accepted: 1 MiB.
+    static let limit = 1 << 20
+
+    /// The body as a JSON value; an empty body is `{}`.
+    static func value(of request: Request) async throws -> JSONValue {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw APIError.bodyTooLarge(limit: limit)
+        }
+        guard buffer.readableBytes > 0 else { return .object([:]) }
+        let data = Data(buffer.readableBytesView)
+        do {
+            return try JSONValue(json: data)
+        } catch {
+            throw APIError(.badRequest, "malformedJSON", "the request body is not valid JSON: \(Self.whereItBroke(error, in: data))")
+        }
+    }
+
+    /// The body decoded as `T`, whose JSON object may hold only `fields`.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, fields: [String], required: [String]) async throws -> T {
+        let value = try await value(of: request)
+        guard case .object(let object) = value else {
+            throw APIError(.badRequest, "invalidRequest", "the request body must be a JSON object with \(fields.joined(separator: ", ")), got \(value.typeName).")
+        }
+        for key in object.keys.sorted() where !fields.contains(key) {
+            throw APIError(.badRequest, "unknownField", "the request body has the unknown field '\(key)'; allowed: \(fields.joined(separator: ", ")).")
+        }
+        for key in required where object[key] == nil {
+            throw APIError(.badRequest, "invalidRequest", "the request body needs the field '\(key)'.")
+        }
+        do {
+            return try JSONDecoder.services.decode(T.self, from: value.jsonData)
+        } catch let DecodingError.typeMismatch(expected, context), let DecodingError.valueNotFound(expected, context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw APIError(.badRequest, "invalidRequest", "the field '\(field)' must be \(describe(expected)).")
+        } catch let DecodingError.dataCorrupted(context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw APIError(.badRequest, "invalidRequest", "the field '\(field)' is invalid: \(context.debugDescription)")
+        } catch {
+            throw APIError(.badRequest, "invalidRequest", "the request body could not be read: \(error)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Date.Type: "an ISO 8601 instant such as 2026-11-01T09:00:00Z"
+        case is Int.Type, is Double.Type: "a number"
+        case is Bool.Type: "a boolean"
+        default: "of type \(type)"
+        }
+    }
+
+    /// JSONDecoder's error does not say where; Foundation's JSONSerialization does ("around character 5"), so it is
+    /// asked again, and the offset turned into a line and column.
+    private static func whereItBroke(_ error: any Error, in data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return "\(error)"
+        } catch {
+            let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+            guard let match = text.firstMatch(of: /character (\d+)/), let offset = Int(match.1) else { return text }
+            let before = data.prefix(offset)
+            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+            return "\(text.hasSuffix(".") ? String(text.dropLast()) : text) (line \(line), column \(column))."
+        }
+    }
+}

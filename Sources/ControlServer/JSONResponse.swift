@@ -1,0 +1,20 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Services
+
+/// JSON responses, encoded the one way scenariod encodes JSON (sorted keys, ISO 8601 dates).
+enum JSONResponse {
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        // Our bodies are plain Codable data; a failure here is a programming error, answered as a 500 body.
+        let data = (try? JSONEncoder.services.encode(value))
+            ?? Data(#"{"code":"internal","message":"the response could not be encoded"}"#.utf8)
+        return Response(status: status, headers: [.contentType: "application/json"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func noContent() -> Response {
+        Response(status: .noContent)
+    }
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import ControlServer
+import Foundation
+import Logging
+import ScenarioFormat
+import ScenarioHost
+import ServiceLifecycle
+import Systemd
+import UnixSignals
+
+/// The daemon: flags, then the composition root that wires the host, the control server and systemd together.
+struct Scenariod: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "scenariod",
+        abstract: "Runs application Models in named scenarios and serves a control API on a Unix socket.",
+        discussion: """
+        Scenario directories default to /usr/share/scenariod/scenarios and /etc/scenariod/scenarios (later wins), \
+        or ./scenarios when neither exists. The socket defaults to $RUNTIME_DIRECTORY/control.sock under systemd, \
+        else $XDG_RUNTIME_DIR/scenariod/control.sock, else /tmp/scenariod-<uid>/control.sock. \
+        SIGHUP re-reads the scenarios; SIGTERM drains requests and exits 0.
+        """,
+        version: version)
+
+    @Option(name: .customLong("scenarios"), help: ArgumentHelp("A directory of scenario directories; repeat it, later ones override.", valueName: "dir"))
+    var scenarioDirectories: [String] = []
+
+    @Option(help: ArgumentHelp("The control socket to create.", valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("Open a default session (id 'default') of this scenario at start-up.", valueName: "name"))
+    var scenario: String?
+
+    @Option(name: .customLong("log-target"), help: "Where logs go: journal, stderr or auto (the journal when stderr is connected to it).")
+    var logTarget: LogTarget = .auto
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    @Option(name: .customLong("journal-capacity"), help: "Requests each session's journal keeps before dropping the oldest.")
+    var journalCapacity: Int = RequestJournal.defaultCapacity
+
+    mutating func run() async throws {
+        try await run(inheritedSockets: [])
+    }
+
+    func run(inheritedSockets: [Int32]) async throws {
+        let target = logTarget
+        let level = logLevel
+        LoggingSystem.bootstrap { _ in target.makeHandler(identifier: "scenariod", level: level) }
+        let logger = Logger(label: "scenariod")
+        let notifier = ServiceNotifier()
+
+        let directories = resolvedScenarioDirectories()
+        let models = ModelRegistry.builtIn
+        let catalog = ScenarioCatalog.load(from: directories, models: models.names)
+        ScenarioReloader.logProblems(of: catalog, logger: logger)
+        let host = ScenarioHost(catalog: catalog, models: models, journalCapacity: journalCapacity, logger: logger)
+
+        if let scenario {
+            do {
+                try await host.createSession(of: scenario, id: "default")
+            } catch {
+                throw ValidationError("cannot open the default session: \(error.message)")
+            }
+        }
+
+        let listener = try resolvedListener(inheritedSockets: inheritedSockets)
+        let status = StatusLine(host: host, scenario: scenario, socket: listener.description)
+        let reloader = ScenarioReloader(host: host, directories: directories, notifier: notifier, status: status, logger: logger)
+        let server = ControlServer(
+            listener: listener, host: host,
+            configuration: ControlConfiguration(version: Self.version, defaultSession: scenario == nil ? nil : "default",
+                                                reload: { await reloader.reload() }),
+            logger: logger,
+            onListening: {
+                let text = await status.text()
+                logger.notice("ready: \(text)")
+                notifier.ready(status: text)
+            })
+
+        let group = ServiceGroup(configuration: .init(
+            services: [
+                .init(service: WatchdogService(notifier: notifier)),
+                .init(service: await ReloadService(reloader: reloader)),
+                .init(service: StatusService(status: status, notifier: notifier)),
+                .init(service: server),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await withGracefulShutdownHandler {
+            try await group.run()
+        } onGracefulShutdown: {
+            notifier.stopping()
+            logger.notice("stopping: finishing requests in flight")
+        }
+        await host.closeAll()
+        logger.notice("stopped")
+    }
+
+    private func resolvedScenarioDirectories() -> [URL] {
+        if !scenarioDirectories.isEmpty { return scenarioDirectories.map { URL(fileURLWithPath: $0) } }
+        let system = ["/usr/share/scenariod/scenarios", "/etc/scenariod/scenarios"].filter { FileManager.default.fileExists(atPath: $0) }
+        return (system.isEmpty ? ["scenarios"] : system).map { URL(fileURLWithPath: $0) }
+    }
+
+    private func resolvedListener(inheritedSockets: [Int32]) throws -> ControlServer.Listener {
+        if let descriptor = inheritedSockets.first {
+            return .inherited(descriptor: descriptor, path: socket)
+        }
+        let path: String
+        let environment = ProcessInfo.processInfo.environment
+        if let socket {
+            path = socket
+        } else if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first {
+            path = "\(runtime)/control.sock"
+        } else if let runtime = environment["XDG_RUNTIME_DIR"] {
+            path = "\(runtime)/scenariod/control.sock"
+        } else {
+            path = "/tmp/scenariod-\(getuid())/control.sock"
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw ValidationError("cannot create the socket's directory \(directory): \(error.localizedDescription)")
+            }
+        }
+        return .path(path)
+    }
+}
+
+extension LogTarget: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,35 @@
+import ScenarioHost
+import ServiceLifecycle
+import Systemd
+
+/// The one-line status `systemctl status` shows: scenario, sessions, socket.
+struct StatusLine: Sendable {
+    let host: ScenarioHost
+    let scenario: String?
+    let socket: String
+
+    func text() async -> String {
+        let sessions = await host.openSessions().count
+        let scenarios = await host.catalog.scenarios.count
+        let lead = scenario.map { "Scenario \($0)" } ?? "No default scenario"
+        return "\(lead); \(sessions) session\(sessions == 1 ? "" : "s"); \(scenarios) scenarios; socket \(socket)"
+    }
+}
+
+/// Keeps STATUS= current as sessions come and go (checked every 2 s, sent only when it changed).
+struct StatusService: Service {
+    let status: StatusLine
+    let notifier: ServiceNotifier
+
+    func run() async throws {
+        var last = ""
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(2)) }
+            let text = await status.text()
+            if text != last, !Task.isShuttingDownGracefully {
+                notifier.status(text)
+                last = text
+            }
+        }
+    }
+}
