@@ -63,6 +63,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .executableTarget(name: "scenariod", dependencies: [
             "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd",
@@ -72,7 +73,7 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "scenarioctl", dependencies: [
-            "ScenarioClient", "ControlAPI", "ScenarioFormat", "ScenarioHost", "Services",
+            "ScenarioClient", "ControlAPI", "ScenarioFormat", "ScenarioHost", "Services", "Fakes",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

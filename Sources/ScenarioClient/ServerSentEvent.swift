@@ -1,0 +1,46 @@
+import Foundation
+import NIOCore
+import AsyncHTTPClient
+public import Services
+
+/// One server-sent event of a session's stream: its name (``ControlAPI/EventName``) and JSON data.
+public struct ServerSentEvent: Sendable, Hashable {
+    /// `stateChanged`, `requestJournaled` or `clockMoved`.
+    public var name: String
+    /// The event's data.
+    public var data: JSONValue
+
+    /// Splits a `text/event-stream` body into events (blank-line separated `event:` and `data:` lines).
+    static func parse(_ body: HTTPClientResponse.Body) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                var pending = ""
+                do {
+                    for try await buffer in body {
+                        pending += String(buffer: buffer)
+                        while let end = pending.range(of: "\n\n") {
+                            let block = String(pending[..<end.lowerBound])
+                            pending.removeSubrange(..<end.upperBound)
+                            if let event = event(from: block) { continuation.yield(event) }
+                        }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private static func event(from block: String) -> ServerSentEvent? {
+        var name = "message"
+        var data = ""
+        for line in block.split(separator: "\n") {
+            if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+            if line.hasPrefix("data: ") { data += line.dropFirst(6) }
+        }
+        guard let value = try? JSONValue(json: Data(data.utf8)) else { return nil }
+        return ServerSentEvent(name: name, data: value)
+    }
+}

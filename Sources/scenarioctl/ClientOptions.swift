@@ -1,0 +1,74 @@
+import ArgumentParser
+import ControlAPI
+import Foundation
+import ScenarioClient
+import Services
+
+/// Options every daemon-talking verb takes.
+struct ClientOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The daemon's control socket. Default: $SCENARIOD_SOCKET, else the daemon's own default.", valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("Talk to the systemd instance scenariod@NAME (socket /run/scenariod/NAME/control.sock).", valueName: "name"))
+    var instance: String?
+
+    @Option(help: ArgumentHelp("The session to act on. Default: the daemon's default session.", valueName: "id"))
+    var session: String = ScenarioClient.defaultSession
+
+    @Flag(help: "Print JSON instead of tables, for scripts.")
+    var json = false
+
+    var socketPath: String {
+        if let socket { return socket }
+        if let instance { return "/run/scenariod/\(instance)/control.sock" }
+        let environment = ProcessInfo.processInfo.environment
+        if let socket = environment["SCENARIOD_SOCKET"] { return socket }
+        if let runtime = environment["XDG_RUNTIME_DIR"] { return "\(runtime)/scenariod/control.sock" }
+        return "/tmp/scenariod-\(getuid())/control.sock"
+    }
+
+    var client: ScenarioClient { ScenarioClient(socketPath: socketPath) }
+
+    /// Runs `body`, turning client errors into a message on stderr and the documented exit status.
+    func run(_ body: (ScenarioClient) async throws -> Void) async throws {
+        do {
+            try await body(client)
+        } catch let error as ScenarioClientError {
+            FileHandle.standardError.write(Data("scenarioctl: \(error)\n".utf8))
+            if case .daemonUnreachable = error { throw ExitCode(3) }
+            throw ExitCode(1)
+        }
+    }
+
+    /// Prints `value` as JSON (with --json) or as the given human text.
+    func output(_ value: some Encodable, human: () -> String) {
+        if json {
+            print(Output.json(value))
+        } else {
+            let text = human()
+            if !text.isEmpty { print(text) }
+        }
+    }
+}
+
+/// Shared output formatting.
+enum Output {
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder.services
+        encoder.outputFormatting.insert(.prettyPrinted)
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "null"
+    }
+
+    /// Left-aligned columns with a header row; long cells are not cut.
+    static func table(_ header: [String], _ rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    static func instant(_ date: Date) -> String { date.formatted(.iso8601) }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import ControlAPI
+import Fakes
+import Foundation
+import ScenarioClient
+import Services
+
+struct KeyValue: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kv", abstract: "List, read, write and remove the session's key-value state.",
+        subcommands: [List.self, Get.self, Set.self, Remove.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "ls", abstract: "List keys.")
+        @OptionGroup var options: ClientOptions
+        func run() async throws {
+            try await options.run { client in
+                let keys = try await client.keyValueKeys(session: options.session)
+                options.output(keys) { keys.joined(separator: "\n") }
+            }
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a key's value (JSON).")
+        @OptionGroup var options: ClientOptions
+        @Argument var key: String
+        func run() async throws {
+            try await options.run { client in print(Output.json(try await client.keyValue(key, session: options.session))) }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a key; VALUE is read as JSON when it parses, else as text.")
+        @OptionGroup var options: ClientOptions
+        @Argument var key: String
+        @Argument var value: String
+        func run() async throws {
+            let json = (try? JSONValue(json: Data(value.utf8))) ?? .string(value)
+            try await options.run { client in try await client.setKeyValue(key, to: json, session: options.session) }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a key.")
+        @OptionGroup var options: ClientOptions
+        @Argument var key: String
+        func run() async throws {
+            try await options.run { client in try await client.removeKeyValue(key, session: options.session) }
+        }
+    }
+}
+
+struct Requests: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the session's journal of network requests.")
+    @OptionGroup var options: ClientOptions
+    @Flag(help: "Only requests that matched no route, with the closest routes and where they differed.") var unmatched = false
+    @Flag(help: "Empty the journal.") var clear = false
+
+    func run() async throws {
+        try await options.run { client in
+            if clear { return try await client.clearJournal(session: options.session) }
+            let journal = unmatched ? try await client.unmatchedRequests(session: options.session) : try await client.journal(session: options.session)
+            options.output(journal) { Self.describe(journal, unmatchedOnly: unmatched) }
+        }
+    }
+
+    static func describe(_ journal: JournalBody, unmatchedOnly: Bool) -> String {
+        var text = Output.table(["#", "TIME", "METHOD", "URL", "ROUTE", "ANSWER"], journal.entries.map {
+            ["\($0.sequence)", Output.instant($0.time), $0.method, $0.url, $0.route ?? "(none)", $0.status.map { "\($0)" } ?? $0.fault ?? ""]
+        })
+        for entry in journal.entries where entry.isUnmatched {
+            text += "\n\n#\(entry.sequence) \(entry.method) \(entry.url) matched no route."
+            for miss in entry.nearMisses ?? [] {
+                text += "\n  closest: '\(miss.route)' differs in \(miss.field): expected \(miss.expected), got \(miss.actual)"
+            }
+        }
+        if journal.dropped > 0 { text += "\n\n(\(journal.dropped) older entries dropped; the journal keeps \(journal.capacity))" }
+        return text
+    }
+}
+
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the session's events as they happen, until interrupted.")
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        try await options.run { client in
+            for try await event in try await client.events(session: options.session) {
+                let data = String(decoding: event.data.jsonData, as: UTF8.self)
+                let line = options.json ? "{\"event\":\"\(event.name)\",\"data\":\(data)}" : "\(event.name): \(data)"
+                // Written unbuffered, so a pipe sees each event as it happens.
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        }
+    }
+}

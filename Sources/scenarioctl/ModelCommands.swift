@@ -1,0 +1,93 @@
+import ArgumentParser
+import ControlAPI
+import Foundation
+import ScenarioClient
+import Services
+
+struct Do: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Perform an action on the session's Model and print its state.",
+        discussion: """
+        Arguments are NAME=VALUE pairs (VALUE is read as JSON when it parses, else as text), or one JSON object:
+          scenarioctl do setIsRead url=https://www.cocoawithlove.com/blog/services-layer.html value=false
+          scenarioctl do rate '{"driver": 5, "bus": 4}'
+        """)
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "The action's name.") var action: String
+    @Argument(help: "NAME=VALUE pairs, or one JSON object.") var arguments: [String] = []
+
+    func run() async throws {
+        let parsed = try Self.parse(arguments)
+        try await options.run { client in
+            let state = try await client.perform(action, arguments: parsed, session: options.session)
+            print(Output.json(state))
+        }
+    }
+
+    static func parse(_ arguments: [String]) throws -> JSONValue {
+        if arguments.count == 1, arguments[0].hasPrefix("{") {
+            guard let value = try? JSONValue(json: Data(arguments[0].utf8)) else {
+                throw ValidationError("the argument is not a valid JSON object: \(arguments[0])")
+            }
+            return value
+        }
+        var object: [String: JSONValue] = [:]
+        for argument in arguments {
+            guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
+                throw ValidationError("'\(argument)' is not NAME=VALUE; write e.g. value=true or url=https://…")
+            }
+            let text = String(argument[argument.index(after: equals)...])
+            object[String(argument[..<equals])] = (try? JSONValue(json: Data(text.utf8))) ?? .string(text)
+        }
+        return .object(object)
+    }
+}
+
+struct State: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the session's Model state (JSON).")
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        try await options.run { client in print(Output.json(try await client.state(session: options.session))) }
+    }
+}
+
+struct Clock: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show, advance or set the session's clock.",
+        discussion: "scenarioctl clock | scenarioctl clock advance 15m | scenarioctl clock set 2026-11-01T12:00:00Z",
+        subcommands: [Show.self, Advance.self, Set.self], defaultSubcommand: Show.self)
+
+    static func print(_ now: Date, _ options: ClientOptions) {
+        options.output(ClockBody(now: now)) { Output.instant(now) }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the session's time.")
+        @OptionGroup var options: ClientOptions
+        func run() async throws {
+            try await options.run { client in Clock.print(try await client.clock(session: options.session), options) }
+        }
+    }
+
+    struct Advance: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move the clock forward; what falls due runs before this returns.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "A duration: 250ms, 2s, 15m, 1h30m.") var duration: String
+        func run() async throws {
+            try await options.run { client in Clock.print(try await client.advanceClock(by: duration, session: options.session), options) }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set the clock to an instant.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "An ISO 8601 instant, e.g. 2026-11-01T12:00:00Z.") var instant: String
+        func run() async throws {
+            guard let date = try? Date(instant, strategy: .iso8601) else {
+                throw ValidationError("'\(instant)' is not an ISO 8601 instant such as 2026-11-01T12:00:00Z")
+            }
+            try await options.run { client in Clock.print(try await client.setClock(to: date, session: options.session), options) }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import ControlAPI
+import Foundation
+import ScenarioClient
+
+struct SessionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "session", abstract: "Create, list, delete and reset sessions.",
+        subcommands: [New.self, List.self, Remove.self, Reset.self])
+
+    static func table(_ sessions: [SessionBody]) -> String {
+        Output.table(["ID", "SCENARIO", "MODEL", "CLOCK", "REQUESTS", "UNMATCHED"], sessions.map {
+            [$0.id, $0.scenario, $0.model, Output.instant($0.now), "\($0.requests)", "\($0.unmatchedRequests)"]
+        })
+    }
+
+    struct New: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Start a session of a scenario; prints its id.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The scenario to run.") var scenario: String
+        @Option(help: "An id of your choosing (letters, digits, '.', '_', '-').") var id: String?
+
+        func run() async throws {
+            try await options.run { client in
+                let session = try await client.createSession(scenario: scenario, id: id)
+                options.output(session) { session.id }
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "ls", abstract: "List open sessions.")
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await options.run { client in
+                let sessions = try await client.sessions()
+                options.output(sessions) { SessionCommand.table(sessions) }
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete sessions.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "Session ids.") var ids: [String]
+
+        func run() async throws {
+            try await options.run { client in
+                for id in ids { try await client.deleteSession(id) }
+            }
+        }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Put a session back to its scenario's start (--session picks it).")
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await options.run { client in
+                let session = try await client.resetSession(options.session)
+                options.output(session) { SessionCommand.table([session]) }
+            }
+        }
+    }
+}
