@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import Yams
+
+/// The server agrees with openapi/scenariod.yaml: every operation in the document is exercised here, and every
+/// answer (status, content type, body schema) is checked against the document by scripts/check-openapi.py.
+@Suite(.serialized) struct OpenAPIAgreementTests {
+    struct Exchange: Codable {
+        var operationId: String
+        var status: Int
+        var contentType: String
+        var body: String
+    }
+
+    struct Call: Sendable, CustomTestStringConvertible {
+        var operationId: String
+        var method: String
+        var path: String
+        var body: String?
+        var status: Int
+        var code: String?
+        var testDescription: String { "\(method) \(path) → \(status)\(code.map { " \($0)" } ?? "")" }
+    }
+
+    /// Successful calls, in an order where each finds what it needs (session s1 of offline-demo exists).
+    static let calls: [Call] = [
+        Call(operationId: "getHealth", method: "GET", path: "/v1/health", status: 200),
+        Call(operationId: "getVersion", method: "GET", path: "/v1/version", status: 200),
+        Call(operationId: "listScenarios", method: "GET", path: "/v1/scenarios", status: 200),
+        Call(operationId: "showScenario", method: "GET", path: "/v1/scenarios/ratings-expired-token", status: 200),
+        Call(operationId: "reloadScenarios", method: "POST", path: "/v1/scenarios/reload", status: 200),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline-demo","id":"s1"}"#, status: 201),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline"}"#, status: 201),
+        Call(operationId: "listSessions", method: "GET", path: "/v1/sessions", status: 200),
+        Call(operationId: "showSession", method: "GET", path: "/v1/sessions/s1", status: 200),
+        Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/reload", status: 200),
+        Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead",
+             body: #"{"url":"https://www.cocoawithlove.com/blog/mock-views.html","value":true}"#, status: 200),
+        Call(operationId: "getState", method: "GET", path: "/v1/sessions/s1/state", status: 200),
+        Call(operationId: "getClock", method: "GET", path: "/v1/sessions/s1/clock", status: 200),
+        Call(operationId: "advanceClock", method: "POST", path: "/v1/sessions/s1/clock/advance", body: #"{"by":"15m"}"#, status: 200),
+        Call(operationId: "setClock", method: "PUT", path: "/v1/sessions/s1/clock", body: #"{"now":"2026-11-02T00:00:00Z"}"#, status: 200),
+        Call(operationId: "listKeys", method: "GET", path: "/v1/sessions/s1/kv", status: 200),
+        Call(operationId: "putKey", method: "PUT", path: "/v1/sessions/s1/kv/note", body: #"{"a":[1,2]}"#, status: 200),
+        Call(operationId: "getKey", method: "GET", path: "/v1/sessions/s1/kv/note", status: 200),
+        Call(operationId: "deleteKey", method: "DELETE", path: "/v1/sessions/s1/kv/note", status: 204),
+        Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/s1/journal", status: 200),
+        Call(operationId: "listUnmatched", method: "GET", path: "/v1/sessions/offline-1/journal/unmatched", status: 200),
+        Call(operationId: "clearJournal", method: "DELETE", path: "/v1/sessions/s1/journal", status: 204),
+        Call(operationId: "resetSession", method: "POST", path: "/v1/sessions/s1/reset", status: 200),
+        Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/offline-1", status: 204),
+    ]
+
+    /// Bad requests, each answered with the documented status and error code.
+    static let refusals: [Call] = [
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario": "#, status: 400, code: "malformedJSON"),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"["offline"]"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":42}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"id":"x"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline","colour":"red"}"#, status: 400, code: "unknownField"),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline","id":"../etc"}"#, status: 400, code: "invalidSessionID"),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline-demo","id":"s1"}"#, status: 409, code: "sessionExists"),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"no-such"}"#, status: 404, code: "unknownScenario"),
+        Call(operationId: "showScenario", method: "GET", path: "/v1/scenarios/no-such", status: 404, code: "unknownScenario"),
+        Call(operationId: "showSession", method: "GET", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
+        Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
+        Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/fly", status: 404, code: "unknownAction"),
+        Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead", body: #"{"url":"x"}"#, status: 400, code: "invalidArguments"),
+        Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead", body: #"{"url":"x","value":"yes"}"#, status: 400, code: "invalidArguments"),
+        Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/reload", body: "[1,2]", status: 400, code: "invalidArguments"),
+        Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/reload", body: "{\"a\":\u{1}}", status: 400, code: "malformedJSON"),
+        Call(operationId: "advanceClock", method: "POST", path: "/v1/sessions/s1/clock/advance", body: #"{"by":"soon"}"#, status: 400, code: "invalidDuration"),
+        Call(operationId: "advanceClock", method: "POST", path: "/v1/sessions/s1/clock/advance", body: #"{"by":15}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "setClock", method: "PUT", path: "/v1/sessions/s1/clock", body: #"{"now":"tomorrow"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "getKey", method: "GET", path: "/v1/sessions/s1/kv/missing", status: 404, code: "unknownKey"),
+        Call(operationId: "deleteKey", method: "DELETE", path: "/v1/sessions/s1/kv/missing", status: 404, code: "unknownKey"),
+        Call(operationId: "getState", method: "GET", path: "/v1/sessions/no-such/state", status: 404, code: "unknownSession"),
+        Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/no-such/journal", status: 404, code: "unknownSession"),
+    ]
+
+    @Test func everyOperationAnswersAsTheDocumentSays() async throws {
+        let daemon = try await RunningDaemon.start()
+        var exchanges: [Exchange] = []
+        for call in Self.calls + Self.refusals {
+            let response = try await CurlTransport.request(call.method, call.path, body: call.body, socket: daemon.socket)
+            #expect(response.status == call.status, "\(call.testDescription): got \(response.status) \(response.body)")
+            if let code = call.code {
+                #expect(response.body.contains(#""code":"\#(code)""#), "\(call.testDescription): got \(response.body)")
+            }
+            exchanges.append(Exchange(operationId: call.operationId, status: response.status, contentType: response.contentType, body: response.body))
+        }
+        exchanges.append(try await eventStreamExchange(socket: daemon.socket))
+        exchanges.append(try await oversizedBodyExchange(socket: daemon.socket))
+        #expect(await daemon.stop() == 0)
+
+        let records = daemon.directory.appendingPathComponent("exchanges.json")
+        try JSONEncoder().encode(exchanges).write(to: records)
+        let check = try await ProcessResult.run("/usr/bin/python3", [
+            Binaries.repository.appendingPathComponent("scripts/check-openapi.py").path,
+            Binaries.repository.appendingPathComponent("openapi/scenariod.yaml").path, records.path])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("\(exchanges.count) passed, 0 failed"), "\(check.stdout)")
+    }
+
+    @Test func theTablesCoverEveryOperationOfTheDocument() throws {
+        let document = try Yams.load(yaml: String(contentsOf: Binaries.repository.appendingPathComponent("openapi/scenariod.yaml"), encoding: .utf8)) as? [String: Any]
+        let paths = try #require(document?["paths"] as? [String: [String: Any]])
+        let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
+        let exercised = Set((Self.calls + Self.refusals).map(\.operationId) + ["streamEvents"])
+        #expect(documented == exercised)
+        #expect(documented.count == 23)
+    }
+
+    private func eventStreamExchange(socket: String) async throws -> Exchange {
+        let connection = try RawConnection(socket: socket)
+        try connection.send("GET /v1/sessions/s1/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let received = await connection.read(until: "\n\n", limit: .seconds(30))
+        #expect(received.hasPrefix("HTTP/1.1 200"), "\(received)")
+        #expect(received.contains("event: stateChanged\ndata: {"), "\(received)")
+        let contentType = received.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-type:") }
+        return Exchange(operationId: "streamEvents", status: 200,
+                        contentType: contentType.map { String($0.dropFirst("content-type:".count)).trimmingCharacters(in: .whitespaces) } ?? "",
+                        body: "")
+    }
+
+    private func oversizedBodyExchange(socket: String) async throws -> Exchange {
+        let file = URL(fileURLWithPath: socket).deletingLastPathComponent().appendingPathComponent("big.json")
+        try Data(("\"" + String(repeating: "a", count: (1 << 20) + 10) + "\"").utf8).write(to: file)
+        let result = try await ProcessResult.run("/usr/bin/curl", [
+            "--silent", "--unix-socket", socket, "-X", "PUT", "-H", "Content-Type: application/json",
+            "--data-binary", "@\(file.path)", "-w", "\n%{http_code} %{content_type}", "http://localhost/v1/sessions/s1/kv/big"])
+        let lines = result.stdout.split(separator: "\n")
+        let trailer = lines.last?.split(separator: " ") ?? []
+        #expect(trailer.first == "413", "\(result.stdout)")
+        #expect(result.stdout.contains(#""code":"bodyTooLarge""#))
+        // The daemon is still well: the next request on a new connection is answered.
+        #expect(try await CurlTransport.request("GET", "/v1/health", socket: socket).status == 200)
+        return Exchange(operationId: "putKey", status: 413, contentType: trailer.count > 1 ? String(trailer[1]) : "",
+                        body: lines.dropLast().joined(separator: "\n"))
+    }
+}

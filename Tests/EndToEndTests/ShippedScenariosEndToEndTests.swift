@@ -1,0 +1,73 @@
+import Foundation
+import ScenarioClient
+import Services
+import Testing
+
+/// Every shipped scenario, driven through the real daemon by ScenarioClient, scenarioctl and curl alike.
+@Suite(.serialized) struct ShippedScenariosEndToEndTests {
+    struct Drive: Sendable, CustomTestStringConvertible {
+        var scenario: String
+        var steps: [Step]
+        var expectation: String
+        var check: @Sendable (JSONValue) -> Bool
+        var testDescription: String { scenario }
+    }
+
+    static let drives: [Drive] = [
+        Drive(scenario: "offline-demo", steps: [.action("setIsRead", ["url": "https://www.cocoawithlove.com/blog/mock-views.html", "value": true])],
+              expectation: "4 items, 3 read") {
+            $0["items"]?.count == 4 && String(decoding: $0.jsonData, as: UTF8.self).components(separatedBy: #""isRead":true"#).count - 1 == 3
+        },
+        Drive(scenario: "first-launch", steps: [], expectation: "4 items, none read") {
+            $0["items"]?.count == 4 && !String(decoding: $0.jsonData, as: UTF8.self).contains(#""isRead":true"#)
+        },
+        Drive(scenario: "empty-feed", steps: [.action("reload", [:])], expectation: "no items, no error") {
+            $0["items"]?.count == 0 && $0["error"] == nil
+        },
+        Drive(scenario: "server-error", steps: [], expectation: "the 500 is presented") {
+            $0["error"] == "The feed server answered 500."
+        },
+        Drive(scenario: "malformed-feed", steps: [], expectation: "the bad feed is presented") {
+            $0["error"] == "The feed could not be read: it is not a valid JSON Feed."
+        },
+        Drive(scenario: "slow-network", steps: [.advance("1s")], expectation: "still loading after 1 s") {
+            $0["isLoading"] == true && $0["items"]?.count == 0
+        },
+        Drive(scenario: "offline", steps: [.action("reload", [:])], expectation: "offline error") {
+            $0["error"] == "Could not load the feed: The network is offline."
+        },
+        Drive(scenario: "feed-updates", steps: [.advance("15m")], expectation: "5 items after the refresh") {
+            $0["items"]?.count == 5 && $0["lastRefresh"] == "2026-11-01T09:15:00Z"
+        },
+        Drive(scenario: "ratings-signed-out", steps: [.action("signIn", ["user": "alice", "password": "correct horse"]),
+                                                       .action("rate", ["driver": 5, "bus": 3])],
+              expectation: "signed in, rating submitted") {
+            $0["user"] == "alice" && $0["lastSubmitted"] == ["driver": 5, "bus": 3]
+        },
+        Drive(scenario: "ratings-signed-in", steps: [.action("fetchRating", [:])], expectation: "rating 4.5 of 12") {
+            $0["rating"] == ["average": 4.5, "count": 12]
+        },
+        Drive(scenario: "ratings-expired-token", steps: [.action("fetchRating", [:])], expectation: "signed out with the server's message") {
+            $0["user"] == nil && $0["error"] == "You were signed out: Your token expired at 2026-11-01T08:00:00Z; sign in again."
+        },
+    ]
+
+    @Test func everyShippedScenarioHasADrive() throws {
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: Binaries.scenarios.path).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(Self.drives.map(\.scenario).sorted() == shipped)
+    }
+
+    @Test(arguments: drives)
+    func driveThroughEveryTransport(_ drive: Drive) async throws {
+        let daemon = try await RunningDaemon.start()
+        let transports: [any Transport] = [ClientTransport(), ControlToolTransport(), CurlTransport()]
+        var states: [JSONValue] = []
+        for transport in transports {
+            let state = try await transport.drive(scenario: drive.scenario, session: "\(transport.name.lowercased())-1", steps: drive.steps, socket: daemon.socket)
+            #expect(drive.check(state), "\(drive.scenario) through \(transport.name): expected \(drive.expectation), got \(state)")
+            states.append(state)
+        }
+        #expect(Set(states).count == 1, "the three transports disagree: \(states)")
+        #expect(await daemon.stop() == 0)
+    }
+}
