@@ -57,6 +57,7 @@ public struct ControlServer: Service {
         let logger = logger
         let http = HTTP1Channel(responder: { request, responseWriter, channel in
             let context = BasicRequestContext(source: .init(channel: channel, logger: logger))
+            logger.debug("request \(request.method) \(request.uri.path)")
             let response: Response
             do {
                 response = try await responder.respond(to: request, context: context)

@@ -86,15 +86,12 @@ struct Scenariod: AsyncParsableCommand {
                 .init(service: await ReloadService(reloader: reloader)),
                 .init(service: StatusService(status: status, notifier: notifier)),
                 .init(service: server),
+                // Last, so that on SIGTERM it is told first and STOPPING=1 goes out before anything stops.
+                .init(service: StoppingNotice(notifier: notifier, logger: logger)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
-        try await withGracefulShutdownHandler {
-            try await group.run()
-        } onGracefulShutdown: {
-            notifier.stopping()
-            logger.notice("stopping: finishing requests in flight")
-        }
+        try await group.run()
         await host.closeAll()
         logger.notice("stopped")
     }
@@ -107,7 +104,7 @@ struct Scenariod: AsyncParsableCommand {
 
     private func resolvedListener(inheritedSockets: [Int32]) throws -> ControlServer.Listener {
         if let descriptor = inheritedSockets.first {
-            return .inherited(descriptor: descriptor, path: socket)
+            return .inherited(descriptor: descriptor, path: socket ?? ListenSockets.path(of: descriptor))
         }
         let path: String
         let environment = ProcessInfo.processInfo.environment

@@ -1,3 +1,4 @@
+import Logging
 import ScenarioHost
 import ServiceLifecycle
 import Systemd
@@ -31,5 +32,17 @@ struct StatusService: Service {
                 last = text
             }
         }
+    }
+}
+
+/// Sends STOPPING=1 as soon as shutdown begins.
+struct StoppingNotice: Service {
+    let notifier: ServiceNotifier
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        notifier.stopping()
+        logger.notice("stopping: finishing requests in flight")
     }
 }

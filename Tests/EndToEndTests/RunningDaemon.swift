@@ -51,6 +51,16 @@ final class RunningDaemon: Sendable {
 
     func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
+    /// Waits until the log contains `text`; false after `limit`, which only guards against a hang.
+    func waitForLog(_ text: String, limit: Duration = .seconds(30)) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if log.contains(text) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
     /// SIGTERM, then the exit status once it has exited.
     @discardableResult
     func stop() async -> Int32 {
