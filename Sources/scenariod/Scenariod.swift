@@ -78,6 +78,10 @@ struct Scenariod: AsyncParsableCommand {
                 let text = await status.text()
                 logger.notice("ready: \(text)")
                 notifier.ready(status: text)
+                if ProcessInfo.processInfo.environment["INVOCATION_ID"] == nil {
+                    // Started by hand, not by systemd: say how to talk to it.
+                    logger.notice("try: scenarioctl state --socket \(listener.description)   (in the repository: swift run scenarioctl state --socket \(listener.description))")
+                }
             })
 
         let group = ServiceGroup(configuration: .init(
