@@ -39,3 +39,33 @@ import Testing
         #expect(FileManager.default.isExecutableFile(atPath: root.appendingPathComponent("usr/bin/scenariod").path))
     }
 }
+
+/// The man pages render without a single warning, as `man` shows them.
+@Suite struct ManPageTests {
+    static let pages = ["scenariod.8", "scenarioctl.1", "scenariod.scenario.5"]
+
+    @Test(arguments: pages)
+    func rendersWithoutWarnings(_ page: String) async throws {
+        let path = Binaries.repository.appendingPathComponent("man/\(page)").path
+        let groff = try await ProcessResult.run("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", path])
+        #expect(groff.status == 0 && groff.stderr.isEmpty, "\(groff.stderr)")
+        var environment = ProcessInfo.processInfo.environment
+        environment["MANWIDTH"] = "80"
+        environment["MAN_KEEP_STDERR"] = "1"
+        let man = try await ProcessResult.run("/usr/bin/man", ["--warnings=w", "-l", path], environment: environment)
+        #expect(man.status == 0 && man.stderr.isEmpty, "\(man.stderr)")
+        #expect(man.stdout.contains("NAME"))
+    }
+
+    /// Every verb scenarioctl has is in its man page, so the page cannot fall behind the tool.
+    @Test func scenarioctlsPageNamesEveryVerb() async throws {
+        let help = try await ProcessResult.run(Binaries.scenarioctl, ["--help"])
+        let page = try String(contentsOf: Binaries.repository.appendingPathComponent("man/scenarioctl.1"), encoding: .utf8)
+        let verbs = help.stdout.split(separator: "\n").drop { !$0.hasPrefix("SUBCOMMANDS:") }.dropFirst()
+            .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "See" && $0 != "help" }
+        #expect(verbs.count >= 12)
+        for verb in verbs {
+            #expect(page.contains(".B \(verb)") || page.contains(".BI \"\(verb) "), "man/scenarioctl.1 does not describe '\(verb)'")
+        }
+    }
+}

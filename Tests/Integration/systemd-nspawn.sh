@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The systemd integration test: the .deb installed into a minimal Debian bookworm root, booted for real with
+# systemd-nspawn (never systemd against the host's root), and checked from outside with nsenter.
+#
+# Usage: Tests/Integration/systemd-nspawn.sh PATH/TO/scenariod_VERSION_amd64.deb
+# The root is debootstrapped once into $SCENARIOD_TEST_ROOT (default /var/cache/scenariod-test/bookworm) and
+# reused; the container boots it with --volatile=overlay, so the cached root is never changed. Everything started
+# is stopped and removed at the end. Prints one line per check and closes with "N passed, N failed".
+set -uo pipefail
+deb=$(realpath "$1")
+cache=${SCENARIOD_TEST_ROOT:-/var/cache/scenariod-test/bookworm}
+machine=scenariod-test-$$
+passed=0 failed=0
+
+check() { # NAME COMMAND...: runs the command, prints ok or FAIL with its output
+    local name=$1; shift
+    local output
+    if output=$("$@" 2>&1); then
+        passed=$((passed + 1)); echo "ok   $name"
+    else
+        failed=$((failed + 1)); echo "FAIL $name"; printf '%s\n' "$output" | sed 's/^/     /' | tail -20
+    fi
+}
+
+# --- the root, once --------------------------------------------------------------------------------------------
+if [ ! -x "$cache/lib/systemd/systemd" ]; then
+    mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)
+    echo "building the bookworm root in $cache (once; about a minute)"
+    rm -rf "$cache.partial" && mkdir -p "$(dirname "$cache")"
+    debootstrap --variant=minbase --include=systemd,dbus,procps bookworm "$cache.partial" "${mirror:-http://deb.debian.org/debian}" >/dev/null \
+        && rm -rf "$cache" && mv "$cache.partial" "$cache" || { echo "FAIL debootstrap"; echo "0 passed, 1 failed"; exit 1; }
+fi
+
+# --- boot ------------------------------------------------------------------------------------------------------
+systemd-nspawn -D "$cache" --volatile=overlay --register=no --keep-unit --private-network --machine="$machine" \
+    --bind-ro="$deb:/root/scenariod.deb" -b >/tmp/"$machine".console 2>&1 &
+nspawn=$!
+cleanup() {
+    [ -n "${leader:-}" ] && kill -RTMIN+4 "$leader" 2>/dev/null # systemd's "poweroff" signal
+    for _ in $(seq 100); do kill -0 "$nspawn" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$nspawn" 2>/dev/null; wait "$nspawn" 2>/dev/null
+    for hierarchy in systemd unified; do
+        for group in payload supervisor; do rmdir "/sys/fs/cgroup/$hierarchy/$group" 2>/dev/null; done
+    done
+    rm -rf /run/systemd/nspawn "/tmp/$machine.console"
+}
+trap cleanup EXIT
+leader=""
+for _ in $(seq 200); do
+    leader=$(ps --ppid "$nspawn" -o pid= | head -1 | tr -d ' ')
+    [ -n "$leader" ] && [ "$(readlink /proc/"$leader"/exe 2>/dev/null)" = "/usr/lib/systemd/systemd" -o "$(cat /proc/"$leader"/comm 2>/dev/null)" = systemd ] && break
+    sleep 0.05
+done
+in_container() { nsenter -t "$leader" -a "$@"; }
+state=$(in_container systemctl is-system-running --wait 2>&1)
+check "container booted ($state)" test -n "$leader" -a "$state" != offline
+
+# --- install ---------------------------------------------------------------------------------------------------
+check "apt-get install ./scenariod.deb" in_container sh -c 'cd /root && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./scenariod.deb'
+check "the scenariod group exists" in_container getent group scenariod
+
+# --- start, status, scenarioctl --------------------------------------------------------------------------------
+check "systemctl start scenariod@offline-demo" in_container systemctl start scenariod@offline-demo
+check "it is active" in_container systemctl is-active --quiet scenariod@offline-demo
+status=$(in_container systemctl status scenariod@offline-demo --no-pager 2>&1)
+check "Status: shows the daemon's STATUS line" grep -q 'Status: "Scenario offline-demo; 1 session' <<<"$status"
+check "scenarioctl reads the demo's state through /run/scenariod/offline-demo" \
+    sh -c "nsenter -t $leader -a scenarioctl state --instance offline-demo | grep -q 'Testing actors in Swift'"
+
+# --- network isolation -----------------------------------------------------------------------------------------
+pid=$(in_container systemctl show -p MainPID --value scenariod@offline-demo)
+routes=$(nsenter -t "$pid" -n cat /proc/net/route | tail -n +2)
+links=$(nsenter -t "$pid" -n ls /sys/class/net 2>/dev/null || nsenter -t "$pid" -n cat /proc/net/dev | tail -n +3 | cut -d: -f1)
+check "PrivateNetwork: no route out of the service's namespace" test -z "$routes"
+check "PrivateNetwork: only loopback in it ($(echo $links))" test "$(echo $links)" = lo
+check "the fake instance has a network namespace of its own" test "$(readlink /proc/"$pid"/ns/net)" != "$(readlink /proc/"$leader"/ns/net)"
+in_container sh -c 'mkdir -p /etc/scenariod/scenarios/live && printf "description: Stand-in for the live scenario.\nextends: first-launch\n" > /etc/scenariod/scenarios/live/scenario.yaml'
+check "systemctl start scenariod@live" in_container systemctl start scenariod@live
+live_pid=$(in_container systemctl show -p MainPID --value scenariod@live)
+check "the live instance shares the host's network through its drop-in" test "$(readlink /proc/"$live_pid"/ns/net)" = "$(readlink /proc/"$leader"/ns/net)"
+in_container systemctl stop scenariod@live
+
+# --- journal fields --------------------------------------------------------------------------------------------
+in_container scenarioctl do reload --instance offline-demo >/dev/null
+fields=$(in_container journalctl -u scenariod@offline-demo SESSION=default -o json --no-pager)
+check "journalctl -u scenariod@offline-demo SESSION=default shows the fields" \
+    sh -c 'grep -q "\"SCENARIO\":\"offline-demo\"" && grep -q "\"ACTION\":\"reload\"" && grep -q "\"ROUTE\":\"feed\"" && grep -q "\"MODEL\":\"FeedReader\""' <<<"$fields"
+
+# --- reload ----------------------------------------------------------------------------------------------------
+in_container sh -c 'mkdir -p /etc/scenariod/scenarios/offline-demo && printf "description: Reloaded by the test.\nextends: first-launch\n" > /etc/scenariod/scenarios/offline-demo/scenario.yaml'
+in_container systemctl reload scenariod@offline-demo
+reloaded=false
+for _ in $(seq 100); do
+    in_container scenarioctl scenario show offline-demo --instance offline-demo 2>/dev/null | grep -q "Reloaded by the test" && { reloaded=true; break; }
+    sleep 0.1
+done
+check "systemctl reload re-reads the scenarios" $reloaded
+
+# --- graceful stop ---------------------------------------------------------------------------------------------
+check "systemctl stop scenariod@offline-demo" in_container systemctl stop scenariod@offline-demo
+check "it exited 0" test "$(in_container systemctl show -p ExecMainStatus --value scenariod@offline-demo)" = 0
+check "the journal shows it stopping" sh -c "nsenter -t $leader -a journalctl -u scenariod@offline-demo --no-pager | grep -q 'stopping: finishing requests in flight'"
+
+# --- socket activation -----------------------------------------------------------------------------------------
+check "systemctl start scenariod@offline-demo.socket" in_container systemctl start scenariod@offline-demo.socket
+check "the service is not running before the first call" sh -c "! nsenter -t $leader -a systemctl is-active --quiet scenariod@offline-demo.service"
+check "the first scenarioctl call starts the service and gets an answer" \
+    sh -c "nsenter -t $leader -a scenarioctl status --instance offline-demo | grep -q 'scenarios: 1[0-9] valid'"
+check "the service is active after it" in_container systemctl is-active --quiet scenariod@offline-demo.service
+socket_mode=$(in_container stat -c '%a %G' /run/scenariod/offline-demo/control.sock)
+check "the socket is 0660, group scenariod ($socket_mode)" test "$socket_mode" = "660 scenariod"
+
+# --- watchdog --------------------------------------------------------------------------------------------------
+in_container sh -c 'mkdir -p /etc/systemd/system/scenariod@offline-demo.service.d && printf "[Service]\nWatchdogSec=2s\n" > /etc/systemd/system/scenariod@offline-demo.service.d/watchdog.conf && systemctl daemon-reload && systemctl restart scenariod@offline-demo.service'
+old_pid=$(in_container systemctl show -p MainPID --value scenariod@offline-demo)
+kill -STOP "$old_pid"
+restarted=false
+for _ in $(seq 150); do
+    new_pid=$(in_container systemctl show -p MainPID --value scenariod@offline-demo)
+    if [ "$new_pid" != "$old_pid" ] && [ "$new_pid" != 0 ] && in_container systemctl is-active --quiet scenariod@offline-demo; then restarted=true; break; fi
+    sleep 0.1
+done
+check "a daemon stopped with SIGSTOP is restarted after WatchdogSec" $restarted
+check "the journal says why" sh -c "nsenter -t $leader -a journalctl -u scenariod@offline-demo --no-pager | grep -qi 'watchdog timeout'"
+
+# --- units -----------------------------------------------------------------------------------------------------
+verify=$(in_container systemd-analyze verify /lib/systemd/system/scenariod@.service /lib/systemd/system/scenariod@.socket 2>&1)
+check "systemd-analyze verify prints nothing" test -z "$verify"
+[ -n "$verify" ] && echo "$verify" | sed 's/^/     /'
+security=$(in_container systemd-analyze security scenariod@offline-demo.service 2>&1 | grep 'Overall exposure level')
+echo "     $security"
+exposure=$(sed -E 's/.*: ([0-9.]+) .*/\1/' <<<"$security")
+check "systemd-analyze security rates it SAFE, exposure $exposure <= 1.0" \
+    sh -c "echo '$security' | grep -q SAFE && awk 'BEGIN { exit !($exposure <= 1.0) }'"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
