@@ -1,13 +1,15 @@
 /// "Did you mean …?" for a misspelt name: the closest candidate by edit distance, when it is close enough.
-enum Suggestion {
-    static func closest(to word: String, among candidates: [String]) -> String? {
+/// Public because the host uses it too, for scenario and action names.
+public enum Suggestion {
+    /// The candidate closest to `word` (case-insensitively), or nil when none is within a third of its length.
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return best.1 <= max(2, word.count / 3) ? best.0 : nil
     }
 
     /// ` Did you mean 'x'?` or an empty string.
-    static func didYouMean(_ word: String, among candidates: [String]) -> String {
+    public static func didYouMean(_ word: String, among candidates: [String]) -> String {
         closest(to: word, among: candidates).map { " Did you mean '\($0)'?" } ?? ""
     }
 

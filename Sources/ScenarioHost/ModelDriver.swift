@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioFormat
 import Services
 
 /// One Model instance behind a type-erased face, so the host can drive any registered Model by name and JSON.
@@ -15,7 +16,7 @@ struct ModelDriver: Sendable {
         run = { await model.run() }
         prepare = { name, arguments throws(HostError) in
             guard M.actionNames.contains(name) else {
-                throw HostError(.unknownAction, "\(M.name) has no action '\(name)'.\(closestName(name, M.actionNames)) Its actions: \(M.actionNames.joined(separator: ", ")).")
+                throw HostError(.unknownAction, "\(M.name) has no action '\(name)'.\(Suggestion.didYouMean(name, among: M.actionNames)) Its actions: \(M.actionNames.joined(separator: ", ")).")
             }
             let action = try ActionDecoding.decode(M.Action.self, name: name, arguments: arguments)
             return { await model.perform(action) }
@@ -27,9 +28,4 @@ struct ModelDriver: Sendable {
             return (try? JSONValue(json: data)) ?? .null
         }
     }
-}
-
-private func closestName(_ name: String, _ names: [String]) -> String {
-    let close = names.first { $0.lowercased() == name.lowercased() || $0.lowercased().hasPrefix(name.lowercased()) }
-    return close.map { " Did you mean '\($0)'?" } ?? ""
 }

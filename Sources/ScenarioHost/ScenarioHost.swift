@@ -48,8 +48,7 @@ public actor ScenarioHost {
             throw HostError(.invalidScenario, "scenario '\(name)' has problems:\n" + problems.map { "  \($0)" }.joined(separator: "\n"))
         }
         let known = catalog.names
-        let suggestion = known.first { $0.hasPrefix(name) || name.hasPrefix($0) }.map { " Did you mean '\($0)'?" } ?? ""
-        throw HostError(.unknownScenario, "there is no scenario '\(name)'.\(suggestion) Known scenarios: \(known.joined(separator: ", ")).")
+        throw HostError(.unknownScenario, "there is no scenario '\(name)'.\(Suggestion.didYouMean(name, among: known)) Known scenarios: \(known.joined(separator: ", ")).")
     }
 
     // MARK: Sessions

@@ -61,8 +61,9 @@ import Testing
     @Test func scenarioctlsPageNamesEveryVerb() async throws {
         let help = try await ProcessResult.run(Binaries.scenarioctl, ["--help"])
         let page = try String(contentsOf: Binaries.repository.appendingPathComponent("man/scenarioctl.1"), encoding: .utf8)
+        // Verb lines are "  verb   abstract"; wrapped abstracts are indented further.
         let verbs = help.stdout.split(separator: "\n").drop { !$0.hasPrefix("SUBCOMMANDS:") }.dropFirst()
-            .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "See" && $0 != "help" }
+            .compactMap { $0.firstMatch(of: /^  ([a-z]+) {2,}/).map { String($0.1) } }
         #expect(verbs.count >= 12)
         for verb in verbs {
             #expect(page.contains(".B \(verb)") || page.contains(".BI \"\(verb) "), "man/scenarioctl.1 does not describe '\(verb)'")

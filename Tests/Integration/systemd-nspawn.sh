@@ -23,15 +23,26 @@ check() { # NAME COMMAND...: runs the command, prints ok or FAIL with its output
 }
 
 # --- the root, once --------------------------------------------------------------------------------------------
-if [ ! -x "$cache/lib/systemd/systemd" ]; then
+if [ ! -x "$cache/lib/systemd/systemd" ] || [ ! -x "$cache/usr/bin/man" ]; then
     mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)
     echo "building the bookworm root in $cache (once; about a minute)"
     rm -rf "$cache.partial" && mkdir -p "$(dirname "$cache")"
-    debootstrap --variant=minbase --include=systemd,dbus,procps bookworm "$cache.partial" "${mirror:-http://deb.debian.org/debian}" >/dev/null \
+    debootstrap --variant=minbase --include=systemd,dbus,procps,man-db bookworm "$cache.partial" "${mirror:-http://deb.debian.org/debian}" >/dev/null \
         && rm -rf "$cache" && mv "$cache.partial" "$cache" || { echo "FAIL debootstrap"; echo "0 passed, 1 failed"; exit 1; }
 fi
 
 # --- boot ------------------------------------------------------------------------------------------------------
+# nspawn leaves its (empty) cgroups and state behind on these hosts, and a stale set stops the next boot: remove
+# them, innermost first, before booting (after an interrupted run) and after.
+remove_nspawn_leftovers() {
+    for hierarchy in systemd unified; do
+        for group in payload supervisor; do
+            [ -d "/sys/fs/cgroup/$hierarchy/$group" ] && find "/sys/fs/cgroup/$hierarchy/$group" -depth -type d -exec rmdir {} + 2>/dev/null
+        done
+    done
+    rm -rf /run/systemd/nspawn
+}
+remove_nspawn_leftovers
 systemd-nspawn -D "$cache" --volatile=overlay --register=no --keep-unit --private-network --machine="$machine" \
     --bind-ro="$deb:/root/scenariod.deb" -b >/tmp/"$machine".console 2>&1 &
 nspawn=$!
@@ -39,10 +50,8 @@ cleanup() {
     [ -n "${leader:-}" ] && kill -RTMIN+4 "$leader" 2>/dev/null # systemd's "poweroff" signal
     for _ in $(seq 100); do kill -0 "$nspawn" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$nspawn" 2>/dev/null; wait "$nspawn" 2>/dev/null
-    for hierarchy in systemd unified; do
-        for group in payload supervisor; do rmdir "/sys/fs/cgroup/$hierarchy/$group" 2>/dev/null; done
-    done
-    rm -rf /run/systemd/nspawn "/tmp/$machine.console"
+    remove_nspawn_leftovers
+    rm -f "/tmp/$machine.console"
 }
 trap cleanup EXIT
 leader=""
@@ -52,8 +61,17 @@ for _ in $(seq 200); do
     sleep 0.05
 done
 in_container() { nsenter -t "$leader" -a "$@"; }
-state=$(in_container systemctl is-system-running --wait 2>&1)
-check "container booted ($state)" test -n "$leader" -a "$state" != offline
+state=""
+for _ in $(seq 300); do
+    state=$(in_container systemctl is-system-running 2>/dev/null)
+    case $state in running|degraded) break ;; esac
+    sleep 0.1
+done
+check "the container booted ($state)" sh -c "case '$state' in running|degraded) true ;; *) false ;; esac"
+if [ -z "$leader" ] || ! kill -0 "$leader" 2>/dev/null; then
+    echo "     systemd-nspawn said:"; tail -20 "/tmp/$machine.console" | sed 's/^/     /'
+    echo "$passed passed, $((failed + 1)) failed"; exit 1
+fi
 
 # --- install ---------------------------------------------------------------------------------------------------
 check "apt-get install ./scenariod.deb" in_container sh -c 'cd /root && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./scenariod.deb'
@@ -68,23 +86,31 @@ check "scenarioctl reads the demo's state through /run/scenariod/offline-demo" \
     sh -c "nsenter -t $leader -a scenarioctl state --instance offline-demo | grep -q 'Testing actors in Swift'"
 
 # --- network isolation -----------------------------------------------------------------------------------------
+# PIDs from systemctl are the container's own, so the namespace checks run inside it.
+netns() { in_container readlink "/proc/$1/ns/net"; }
 pid=$(in_container systemctl show -p MainPID --value scenariod@offline-demo)
-routes=$(nsenter -t "$pid" -n cat /proc/net/route | tail -n +2)
-links=$(nsenter -t "$pid" -n ls /sys/class/net 2>/dev/null || nsenter -t "$pid" -n cat /proc/net/dev | tail -n +3 | cut -d: -f1)
-check "PrivateNetwork: no route out of the service's namespace" test -z "$routes"
+routes=$(in_container nsenter -t "$pid" -n cat /proc/net/route) || routes="(nsenter failed)"
+links=$(in_container nsenter -t "$pid" -n cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' ')
+check "the service runs (main PID $pid in the container)" test "${pid:-0}" != 0
+check "PrivateNetwork: no route out of the service's namespace" test "$(printf '%s\n' "$routes" | tail -n +2)" = "" -a "$routes" != "(nsenter failed)"
 check "PrivateNetwork: only loopback in it ($(echo $links))" test "$(echo $links)" = lo
-check "the fake instance has a network namespace of its own" test "$(readlink /proc/"$pid"/ns/net)" != "$(readlink /proc/"$leader"/ns/net)"
+check "the fake instance has a network namespace of its own" test "$(netns "$pid")" != "$(netns 1)"
 in_container sh -c 'mkdir -p /etc/scenariod/scenarios/live && printf "description: Stand-in for the live scenario.\nextends: first-launch\n" > /etc/scenariod/scenarios/live/scenario.yaml'
 check "systemctl start scenariod@live" in_container systemctl start scenariod@live
 live_pid=$(in_container systemctl show -p MainPID --value scenariod@live)
-check "the live instance shares the host's network through its drop-in" test "$(readlink /proc/"$live_pid"/ns/net)" = "$(readlink /proc/"$leader"/ns/net)"
+check "the live instance shares the container's network through its drop-in" test "${live_pid:-0}" != 0 -a "$(netns "$live_pid")" = "$(netns 1)"
 in_container systemctl stop scenariod@live
 
 # --- journal fields --------------------------------------------------------------------------------------------
 in_container scenarioctl do reload --instance offline-demo >/dev/null
 fields=$(in_container journalctl -u scenariod@offline-demo SESSION=default -o json --no-pager)
-check "journalctl -u scenariod@offline-demo SESSION=default shows the fields" \
-    sh -c 'grep -q "\"SCENARIO\":\"offline-demo\"" && grep -q "\"ACTION\":\"reload\"" && grep -q "\"ROUTE\":\"feed\"" && grep -q "\"MODEL\":\"FeedReader\""' <<<"$fields"
+has() { grep -q "$1" <<<"$fields" || { echo "no $1 in the session's entries"; return 1; }; }
+structured_fields() {
+    has '"SCENARIO":"offline-demo"' && has '"ACTION":"reload"' && has '"ROUTE":"feed"' && has '"MODEL":"FeedReader"' \
+        && has '"HTTP_URL":"https://www.cocoawithlove.com/feed.json"' && has '"CODE_FILE":'
+}
+check "journalctl -u scenariod@offline-demo SESSION=default shows the fields" structured_fields
+
 
 # --- reload ----------------------------------------------------------------------------------------------------
 in_container sh -c 'mkdir -p /etc/scenariod/scenarios/offline-demo && printf "description: Reloaded by the test.\nextends: first-launch\n" > /etc/scenariod/scenarios/offline-demo/scenario.yaml'
@@ -113,7 +139,7 @@ check "the socket is 0660, group scenariod ($socket_mode)" test "$socket_mode" =
 # --- watchdog --------------------------------------------------------------------------------------------------
 in_container sh -c 'mkdir -p /etc/systemd/system/scenariod@offline-demo.service.d && printf "[Service]\nWatchdogSec=2s\n" > /etc/systemd/system/scenariod@offline-demo.service.d/watchdog.conf && systemctl daemon-reload && systemctl restart scenariod@offline-demo.service'
 old_pid=$(in_container systemctl show -p MainPID --value scenariod@offline-demo)
-kill -STOP "$old_pid"
+in_container kill -STOP "$old_pid"
 restarted=false
 for _ in $(seq 150); do
     new_pid=$(in_container systemctl show -p MainPID --value scenariod@offline-demo)

@@ -38,7 +38,7 @@ import Testing
     @Test func unknownAndInvalidScenariosAreRefused() async throws {
         let unknown = await refusal { _ = try await host.createSession(of: "offline-dem") }
         #expect(unknown?.code == .unknownScenario)
-        #expect(unknown?.message.hasPrefix("there is no scenario 'offline-dem'. Did you mean 'offline'?") == true)
+        #expect(unknown?.message.hasPrefix("there is no scenario 'offline-dem'. Did you mean 'offline-demo'?") == true)
 
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("ScenarioFormatTests/Malformed/unknown-model")
