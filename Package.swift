@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Services", targets: ["Services"]),
         .library(name: "ScenarioHost", targets: ["ScenarioHost"]),
         .library(name: "ScenarioClient", targets: ["ScenarioClient"]),
+        .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -65,6 +66,8 @@ let package = Package(
             .product(name: "NIOFoundationCompat", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // For test suites: a daemon for the run, a session per test, state and journal assertions.
+        .target(name: "ScenarioTesting", dependencies: ["ScenarioClient", "ControlAPI", "Services", "Fakes"]),
         .executableTarget(name: "scenariod", dependencies: [
             "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -83,6 +86,8 @@ let package = Package(
         // would follow the symlinks some cases are about.
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services"], exclude: ["Malformed"]),
         .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes"]),
+        // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
+        .testTarget(name: "ExampleSuiteTests", dependencies: ["ScenarioTesting", "Services"]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.
         .testTarget(
             name: "EndToEndTests",

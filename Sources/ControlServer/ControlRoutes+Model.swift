@@ -2,7 +2,6 @@ import ControlAPI
 import Foundation
 import Hummingbird
 import Services
-import ScenarioFormat
 
 extension ControlRoutes {
     func addModelRoutes(to router: Router<BasicRequestContext>) {

@@ -183,11 +183,3 @@ public actor VirtualClock: ClockService {
         await onTick?()
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    public var seconds: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

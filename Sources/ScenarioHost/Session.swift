@@ -147,8 +147,9 @@ public actor Session {
         await move(clock)
         let now = await clock.now()
         logger.info("clock moved to \(now.formatted(.iso8601))")
-        events.publish(.clockMoved(now: now))
         try await publishStateIfChanged()
+        // Last, so that a watcher knows everything the move caused has been reported.
+        events.publish(.clockMoved(now: now))
         return now
     }
 

@@ -8,6 +8,6 @@ public enum SessionEvent: Sendable, Hashable, Codable {
     case stateChanged(state: JSONValue)
     /// The network fake saw a request.
     case requestJournaled(exchange: NetworkExchange)
-    /// The session's clock was advanced or set and now reads `now`.
+    /// The session's clock was advanced or set and now reads `now`; sent after the state changes the move caused.
     case clockMoved(now: Date)
 }

@@ -41,6 +41,9 @@ struct Scenariod: AsyncParsableCommand {
     @Option(name: .customLong("journal-capacity"), help: "Requests each session's journal keeps before dropping the oldest.")
     var journalCapacity: Int = RequestJournal.defaultCapacity
 
+    @Flag(name: .customLong("exit-with-parent"), help: "Stop when the process that started the daemon exits (for test runs).")
+    var exitWithParent = false
+
     mutating func run() async throws {
         try await run(inheritedSockets: [])
     }
@@ -84,15 +87,19 @@ struct Scenariod: AsyncParsableCommand {
                 }
             })
 
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: WatchdogService(notifier: notifier)),
+            .init(service: await ReloadService(reloader: reloader)),
+            .init(service: StatusService(status: status, notifier: notifier)),
+            .init(service: server),
+        ]
+        if exitWithParent {
+            services.append(.init(service: ParentWatch(), successTerminationBehavior: .gracefullyShutdownGroup))
+        }
+        // Last, so that on shutdown it is told first and STOPPING=1 goes out before anything stops.
+        services.append(.init(service: StoppingNotice(notifier: notifier, logger: logger)))
         let group = ServiceGroup(configuration: .init(
-            services: [
-                .init(service: WatchdogService(notifier: notifier)),
-                .init(service: await ReloadService(reloader: reloader)),
-                .init(service: StatusService(status: status, notifier: notifier)),
-                .init(service: server),
-                // Last, so that on SIGTERM it is told first and STOPPING=1 goes out before anything stops.
-                .init(service: StoppingNotice(notifier: notifier, logger: logger)),
-            ],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         try await group.run()

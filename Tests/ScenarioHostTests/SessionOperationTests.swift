@@ -124,7 +124,7 @@ import Testing
             case .clockMoved(let now): kinds.append("clock:\(Int(now.timeIntervalSince(session.scenario.clock.start)))")
             }
         }
-        #expect(kinds == ["request:2", "clock:900", "state:5"])
+        #expect(kinds == ["request:2", "state:5", "clock:900"])
     }
 
     @Test func listingsShowEverySession() async throws {

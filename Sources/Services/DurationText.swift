@@ -19,3 +19,11 @@ public enum DurationText {
         return .milliseconds(Int64((total * 1000).rounded()))
     }
 }
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    public var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+public import ScenarioClient
+
+/// The scenariod a test run talks to: the one named by `$SCENARIOD_SOCKET`, or a private one started for the run
+/// on a temporary socket and stopped when the process exits.
+///
+/// Tests share one daemon (that is the point: one daemon, many isolated sessions, in parallel), so ``shared`` is
+/// the one process-wide value here; it is immutable once started.
+public final class ScenarioDaemon: Sendable {
+    /// The daemon every ``withScenario(_:id:daemon:_:)`` uses unless given another; started on first use.
+    public static let shared = Task<ScenarioDaemon, any Error> { try await ScenarioDaemon.startOrConnect() }
+
+    /// The client for the daemon's control socket.
+    public let client: ScenarioClient
+    private let process: Process?
+    private let directory: URL?
+
+    private init(client: ScenarioClient, process: Process?, directory: URL?) {
+        self.client = client
+        self.process = process
+        self.directory = directory
+    }
+
+    deinit {
+        if let process, process.isRunning { process.terminate() }
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// Connects to `$SCENARIOD_SOCKET` when it is set; otherwise starts `scenariod` (from `$SCENARIOD_BINARY`, or
+    /// beside the test bundle) on the scenarios in `$SCENARIOD_SCENARIOS` or `./scenarios`.
+    public static func startOrConnect() async throws -> ScenarioDaemon {
+        let environment = ProcessInfo.processInfo.environment
+        if let socket = environment["SCENARIOD_SOCKET"] {
+            return ScenarioDaemon(client: ScenarioClient(socketPath: socket), process: nil, directory: nil)
+        }
+        let binary = environment["SCENARIOD_BINARY"] ?? URL(fileURLWithPath: CommandLine.arguments[0])
+            .resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("scenariod").path
+        let scenarios = environment["SCENARIOD_SCENARIOS"] ?? "scenarios"
+        return try await start(binary: binary, scenarios: scenarios)
+    }
+
+    /// Starts a private daemon and waits until its socket answers.
+    public static func start(binary: String, scenarios: String) async throws -> ScenarioDaemon {
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw ScenarioTestingError("no scenariod at \(binary); build it (swift build) or set SCENARIOD_BINARY or SCENARIOD_SOCKET")
+        }
+        let directory = URL(fileURLWithPath: "/tmp/scenario-testing-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("control.sock").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--scenarios", scenarios, "--socket", socket, "--log-target", "stderr", "--log-level", "warning",
+                             "--exit-with-parent"]
+        // Its own log file: a daemon holding the test runner's pipes would keep the runner waiting for their end.
+        let log = directory.appendingPathComponent("scenariod.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let logHandle = try FileHandle(forWritingTo: log)
+        process.standardOutput = logHandle
+        process.standardError = logHandle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // The socket file appears once the daemon accepts; bounded, so a daemon that fails says so.
+        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: socket) {
+            guard process.isRunning else {
+                throw ScenarioTestingError("scenariod exited with status \(process.terminationStatus) before it was ready; see \(log.path)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        guard FileManager.default.fileExists(atPath: socket) else {
+            process.terminate()
+            throw ScenarioTestingError("scenariod did not create \(socket) within 30 s")
+        }
+        return ScenarioDaemon(client: ScenarioClient(socketPath: socket), process: process, directory: directory)
+    }
+}
+
+/// A failed expectation of ScenarioTesting; throwing it fails the test in Swift Testing and XCTest alike.
+public struct ScenarioTestingError: Error, CustomStringConvertible {
+    /// What was expected and what happened instead.
+    public var description: String
+
+    /// Creates an error.
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,118 @@
+import ControlAPI
+public import Fakes
+public import Foundation
+public import ScenarioClient
+public import Services
+
+/// One isolated session of a scenario, as a test sees it: actions, state decoded into the test's own types,
+/// virtual time, and assertions on the journal that explain themselves when they fail.
+public struct ScenarioSession: Sendable {
+    /// The session's id in the daemon.
+    public let id: String
+    /// The client, for anything the helpers do not cover.
+    public let client: ScenarioClient
+
+    /// Performs an action and returns the Model's state once it has settled.
+    @discardableResult
+    public func perform(_ action: String, _ arguments: JSONValue = [:]) async throws -> JSONValue {
+        try await client.perform(action, arguments: arguments, session: id)
+    }
+
+    /// Performs an action and decodes the settled state into `type`.
+    public func perform<State: Decodable>(_ action: String, _ arguments: JSONValue = [:], as type: State.Type) async throws -> State {
+        try decode(type, from: try await perform(action, arguments))
+    }
+
+    /// The Model's state decoded into `type`.
+    public func state<State: Decodable>(as type: State.Type) async throws -> State {
+        try decode(type, from: try await client.state(session: id))
+    }
+
+    /// Moves the session's clock forward (`250ms`, `2s`, `15m`); what falls due has run when this returns.
+    @discardableResult
+    public func advanceClock(by duration: String) async throws -> Date {
+        try await client.advanceClock(by: duration, session: id)
+    }
+
+    /// Watches the session's events while moving its clock forward `step` at a time, until a state satisfies
+    /// `predicate`, and returns that state. Bounded by virtual time (`limit`), never by wall time.
+    /// - Throws: ``ScenarioTestingError`` naming the last state when `limit` passes first.
+    public func waitForState<State: Decodable & Sendable>(
+        as type: State.Type, advancingBy step: String = "1s", upTo limit: String = "1h",
+        where predicate: (State) -> Bool
+    ) async throws -> State {
+        guard let stepLength = DurationText.parse(step)?.seconds, let limitLength = DurationText.parse(limit)?.seconds, stepLength > 0 else {
+            throw ScenarioTestingError("'\(step)' and '\(limit)' must be durations such as 1s or 15m")
+        }
+        var events = try await client.events(session: id).makeAsyncIterator()
+        var last: JSONValue?
+        var moved = 0.0
+        var target: Date?
+        while true {
+            guard let event = try await events.next() else { throw ScenarioTestingError("session \(id) ended while waiting") }
+            switch event.name {
+            case EventName.stateChanged.rawValue:
+                last = event.data
+                if predicate(try decode(type, from: event.data)) { return try decode(type, from: event.data) }
+                if target != nil { continue }
+            case EventName.clockMoved.rawValue:
+                // A move's clockMoved comes after the state it produced; only then is the next step taken.
+                guard let target, (try? decode(ClockBody.self, from: event.data))?.now ?? .distantPast >= target else { continue }
+            default:
+                continue
+            }
+            guard moved < limitLength else {
+                throw ScenarioTestingError("session \(id): no state matched within \(limit) of clock time; the last was \(last.map { String(decoding: $0.jsonData, as: UTF8.self) } ?? "none")")
+            }
+            moved += stepLength
+            target = try await advanceClock(by: step)
+        }
+    }
+
+    /// The journal: every request the Model made, oldest first.
+    public func requests() async throws -> [NetworkExchange] {
+        try await client.journal(session: id).entries
+    }
+
+    /// Asserts that a request was made, with a body containing `body` (JSON, by subset) when given.
+    /// - Returns: the journal entry.
+    /// - Throws: ``ScenarioTestingError`` listing the requests that were made instead.
+    @discardableResult
+    public func expectRequest(_ method: String, _ url: String, bodyContaining body: JSONValue? = nil) async throws -> NetworkExchange {
+        let entries = try await requests()
+        let found = entries.first { entry in
+            guard entry.method == method, entry.url == url else { return false }
+            guard let body else { return true }
+            return (entry.body.flatMap { try? JSONValue(json: Data($0.utf8)) })?.contains(body) ?? false
+        }
+        guard let found else {
+            let made = entries.map { "  #\($0.sequence) \($0.method) \($0.url)\($0.body.map { " \($0)" } ?? "")" }.joined(separator: "\n")
+            let wanted = body.map { " with a body containing \(String(decoding: $0.jsonData, as: UTF8.self))" } ?? ""
+            throw ScenarioTestingError("session \(id) made no request \(method) \(url)\(wanted). It made:\n\(made.isEmpty ? "  (none)" : made)")
+        }
+        return found
+    }
+
+    /// Asserts that every request matched a route.
+    /// - Throws: ``ScenarioTestingError`` explaining each unmatched request: its closest routes and where they differed.
+    public func expectNoUnmatchedRequests() async throws {
+        let unmatched = try await client.unmatchedRequests(session: id).entries
+        guard !unmatched.isEmpty else { return }
+        throw ScenarioTestingError("session \(id) made \(unmatched.count) request\(unmatched.count == 1 ? "" : "s") that matched no route:\n"
+            + unmatched.map(Self.explain).joined(separator: "\n"))
+    }
+
+    /// `GET url matched no route; closest route 'r' differs in headers.Authorization: expected …, got …`
+    static func explain(_ entry: NetworkExchange) -> String {
+        let misses = (entry.nearMisses ?? []).map { "    closest route '\($0.route)' differs in \($0.field): expected \($0.expected), got \($0.actual)" }
+        return "  #\(entry.sequence) \(entry.method) \(entry.url) matched no route" + (misses.isEmpty ? " (the scenario has no routes)" : "\n" + misses.joined(separator: "\n"))
+    }
+
+    private func decode<State: Decodable>(_ type: State.Type, from value: JSONValue) throws -> State {
+        do {
+            return try JSONDecoder.services.decode(type, from: value.jsonData)
+        } catch {
+            throw ScenarioTestingError("session \(id): the state does not decode as \(type): \(error)")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Synchronization
+
+private let sessionCounter = Atomic<Int>(0)
+
+/// Opens an isolated session of `scenario` for the length of `body`, and deletes it afterwards, whatever happens.
+///
+/// ```swift
+/// @Test func offlineDemoShowsTheFeed() async throws {
+///     try await withScenario("offline-demo") { session in
+///         let feed = try await session.state(as: Feed.self)
+///         #expect(feed.items.count == 4)
+///     }
+/// }
+/// ```
+/// - Parameters:
+///   - scenario: The scenario to run.
+///   - id: The session's id; by default one made from the scenario and a counter, unique in this process.
+///   - daemon: The daemon; ``ScenarioDaemon/shared`` by default.
+public func withScenario<Result: Sendable>(
+    _ scenario: String, id: String? = nil, daemon: ScenarioDaemon? = nil,
+    _ body: (ScenarioSession) async throws -> Result
+) async throws -> Result {
+    let daemon = if let daemon { daemon } else { try await ScenarioDaemon.shared.value }
+    let id = id ?? "\(scenario)-t\(ProcessInfo.processInfo.processIdentifier)-\(sessionCounter.add(1, ordering: .relaxed).newValue)"
+    _ = try await daemon.client.createSession(scenario: scenario, id: id)
+    let session = ScenarioSession(id: id, client: daemon.client)
+    do {
+        let result = try await body(session)
+        try await daemon.client.deleteSession(id)
+        return result
+    } catch {
+        try? await daemon.client.deleteSession(id)
+        throw error
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// The docs' code examples are excerpts of code that runs: each fenced swift or python block must appear verbatim
+/// in a test or source file of the repository, so an example cannot go stale without failing this test.
+@Suite struct DocumentationExamplesTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test(arguments: ["docs/testing-with-scenarios.md", "docs/adding-a-model.md"])
+    func everyExampleIsAnExcerptOfRunningCode(_ document: String) throws {
+        let text = try String(contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8)
+        let blocks = text.matches(of: /```(swift|python)\n(.*?)```/.dotMatchesNewlines()).map { (String($0.1), String($0.2)) }
+        #expect(blocks.count >= 2)
+        let sources = try ["Tests/ExampleSuiteTests", "Tests/python", "Sources"].flatMap { try files(under: $0) }
+        for (language, block) in blocks {
+            let found = sources.contains { $0.contains(block) }
+            #expect(found, "\(document): this \(language) example is not in any test or source file:\n\(block)")
+        }
+    }
+
+    private func files(under folder: String) throws -> [String] {
+        let root = Self.repository.appendingPathComponent(folder)
+        let paths = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+        return try paths.filter { $0.hasSuffix(".swift") || $0.hasSuffix(".py") }
+            .map { try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) }
+    }
+}

@@ -1,0 +1,62 @@
+import ScenarioTesting
+import Services
+import Testing
+
+/// The parts of FeedReader's state these tests look at, in the test's own type.
+struct Feed: Decodable, Sendable {
+    struct Item: Decodable, Sendable {
+        var title: String
+        var isRead: Bool
+    }
+    var items: [Item]
+    var isLoading: Bool
+    var error: String?
+}
+
+/// FeedReader tested through scenarios only: no fakes written here, each test picks a scenario. Swift Testing runs
+/// the tests in parallel, each in its own session of one shared daemon.
+@Suite struct FeedReaderScenarioTests {
+    @Test func offlineDemoShowsTheFeedWithTwoItemsRead() async throws {
+        try await withScenario("offline-demo") { session in
+            let feed = try await session.state(as: Feed.self)
+            #expect(feed.items.count == 4)
+            #expect(feed.items.filter(\.isRead).count == 2)
+            try await session.expectRequest("GET", "https://www.cocoawithlove.com/feed.json")
+            try await session.expectNoUnmatchedRequests()
+        }
+    }
+
+    @Test func aServerErrorIsShownToTheUser() async throws {
+        try await withScenario("server-error") { session in
+            let feed = try await session.perform("reload", as: Feed.self)
+            #expect(feed.error == "The feed server answered 500.")
+            #expect(feed.items.isEmpty)
+        }
+    }
+
+    @Test func aSlowNetworkShowsLoadingUntilTheResponseArrives() async throws {
+        try await withScenario("slow-network") { session in
+            #expect(try await session.state(as: Feed.self).isLoading)
+            let loaded = try await session.waitForState(as: Feed.self, advancingBy: "500ms", upTo: "10s") { !$0.isLoading }
+            #expect(loaded.items.count == 4)
+        }
+    }
+
+    @Test func theFeedRefreshesItselfAfterFifteenMinutes() async throws {
+        try await withScenario("feed-updates") { session in
+            #expect(try await session.state(as: Feed.self).items.count == 4)
+            let updated = try await session.waitForState(as: Feed.self, advancingBy: "1m", upTo: "1h") { $0.items.count == 5 }
+            #expect(updated.items.first?.title == "Virtual time for tests")
+            #expect(try await session.requests().count == 2)
+        }
+    }
+
+    @Test func readMarksAreSavedUnderOneKey() async throws {
+        try await withScenario("first-launch") { session in
+            let url = "https://www.cocoawithlove.com/blog/services-layer.html"
+            let feed = try await session.perform("setIsRead", ["url": .string(url), "value": true], as: Feed.self)
+            #expect(feed.items.filter(\.isRead).map(\.title) == ["The services layer"])
+            #expect(try await session.client.keyValue("readItems", session: session.id) == [.string(url)])
+        }
+    }
+}

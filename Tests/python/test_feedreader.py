@@ -1,0 +1,32 @@
+"""FeedReader through scenarios, from Python."""
+
+
+def test_offline_demo_shows_the_feed_with_two_items_read(scenario):
+    session = scenario("offline-demo")
+    state = session.state()
+    assert len(state["items"]) == 4
+    assert sum(item["isRead"] for item in state["items"]) == 2
+    session.assert_no_unmatched_requests()
+
+
+def test_a_server_error_is_shown(scenario):
+    state = scenario("server-error").perform("reload")
+    assert state["error"] == "The feed server answered 500."
+
+
+def test_slow_network_shows_loading_until_the_clock_passes_the_delay(scenario):
+    session = scenario("slow-network")
+    assert session.state()["isLoading"] is True
+    session.advance("1999ms")
+    assert session.state()["isLoading"] is True
+    session.advance("1ms")
+    state = session.state()
+    assert state["isLoading"] is False
+    assert len(state["items"]) == 4
+
+
+def test_the_feed_refreshes_itself_after_fifteen_minutes(scenario):
+    session = scenario("feed-updates")
+    session.advance("15m")
+    assert len(session.state()["items"]) == 5
+    assert [entry["route"] for entry in session.requests()] == ["feed", "feed"]
