@@ -33,7 +33,7 @@ public actor VirtualClock: ClockService {
     private var nextTaskID = 0
     private var settleWaiters: [CheckedContinuation<Void, Never>] = []
     private var ticker: Task<Void, Never>?
-    private var onTick: (@Sendable () async -> Void)?
+    private var tickHandler: (@Sendable () async -> Void)?
 
     /// Creates a clock that reads `start` now.
     public init(start: Date, mode: Mode) {
@@ -114,7 +114,7 @@ public actor VirtualClock: ClockService {
 
     /// Calls `action` after real time wakes sleepers of a running clock and the session has settled.
     public func onTick(_ action: @escaping @Sendable () async -> Void) {
-        onTick = action
+        tickHandler = action
     }
 
     private var isSettled: Bool { activeTasks <= sleepers.count }
@@ -180,6 +180,6 @@ public actor VirtualClock: ClockService {
     private func tick() async {
         ticker = nil
         await move(to: now())
-        await onTick?()
+        await tickHandler?()
     }
 }
