@@ -1,0 +1,26 @@
+import Foundation
+import ScenarioFormat
+import Testing
+
+/// The scenario examples in the docs are real scenarios: each yaml block loads with no problems, so the docs
+/// cannot drift from the format.
+@Suite struct DocumentedScenarioTests {
+    @Test(arguments: ["docs/writing-a-scenario.md", "README.md"])
+    func everyYAMLExampleIsAValidScenario(_ document: String) throws {
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent(document), encoding: .utf8)
+        let examples = text.matches(of: /```yaml\n(.*?)```/.dotMatchesNewlines()).map { String($0.1) }
+        #expect(!examples.isEmpty)
+        for (index, example) in examples.enumerated() {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-doc-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let directory = root.appendingPathComponent("example")
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
+            try example.write(to: directory.appendingPathComponent("scenario.yaml"), atomically: true, encoding: .utf8)
+            // Examples may name fixtures/feed.json; give them one.
+            try Data("{}".utf8).write(to: directory.appendingPathComponent("fixtures/feed.json"))
+            let catalog = ScenarioCatalog.load(from: [root], models: modelNames)
+            #expect(catalog.problems.isEmpty, "\(document), yaml example \(index + 1): \(catalog.problems)")
+            #expect(catalog.scenarios["example"] != nil)
+        }
+    }
+}
