@@ -48,6 +48,11 @@ public struct NearMiss: Sendable, Hashable, Codable {
     /// What the request had.
     public var actual: String
 
+    /// `closest route 'feed' differs in url: expected …, got …`: the one wording logs, the CLI and test failures use.
+    public var explanation: String {
+        "closest route '\(route)' differs in \(field): expected \(expected), got \(actual)"
+    }
+
     /// Creates a near miss.
     public init(route: String, field: String, expected: String, actual: String) {
         self.route = route

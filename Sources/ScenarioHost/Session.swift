@@ -232,7 +232,7 @@ public actor Session {
             let answer = exchange.status.map { "\($0)" } ?? exchange.fault ?? ""
             logger.info("\(exchange.method) \(exchange.url) → route \(route) (\(answer))", metadata: metadata)
         } else {
-            let closest = exchange.nearMisses?.first.map { "; closest route '\($0.route)' differs in \($0.field): expected \($0.expected), got \($0.actual)" } ?? ""
+            let closest = exchange.nearMisses?.first.map { "; \($0.explanation)" } ?? ""
             logger.warning("\(exchange.method) \(exchange.url) matched no route\(closest)", metadata: metadata)
         }
         journal.record(exchange)

@@ -104,7 +104,7 @@ public struct ScenarioSession: Sendable {
 
     /// `GET url matched no route; closest route 'r' differs in headers.Authorization: expected …, got …`
     static func explain(_ entry: NetworkExchange) -> String {
-        let misses = (entry.nearMisses ?? []).map { "    closest route '\($0.route)' differs in \($0.field): expected \($0.expected), got \($0.actual)" }
+        let misses = (entry.nearMisses ?? []).map { "    \($0.explanation)" }
         return "  #\(entry.sequence) \(entry.method) \(entry.url) matched no route" + (misses.isEmpty ? " (the scenario has no routes)" : "\n" + misses.joined(separator: "\n"))
     }
 

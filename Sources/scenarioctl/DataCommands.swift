@@ -72,7 +72,7 @@ struct Requests: AsyncParsableCommand {
         for entry in journal.entries where entry.isUnmatched {
             text += "\n\n#\(entry.sequence) \(entry.method) \(entry.url) matched no route."
             for miss in entry.nearMisses ?? [] {
-                text += "\n  closest: '\(miss.route)' differs in \(miss.field): expected \(miss.expected), got \(miss.actual)"
+                text += "\n  \(miss.explanation)"
             }
         }
         if journal.dropped > 0 { text += "\n\n(\(journal.dropped) older entries dropped; the journal keeps \(journal.capacity))" }
