@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "scenariod", targets: ["scenariod"]),
         .executable(name: "scenarioctl", targets: ["scenarioctl"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "LiveServices", targets: ["LiveServices"]),
         .library(name: "ScenarioHost", targets: ["ScenarioHost"]),
         .library(name: "ScenarioClient", targets: ["ScenarioClient"]),
         .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
@@ -31,6 +32,18 @@ let package = Package(
         .target(name: "Ratings", dependencies: ["Services"]),
         // Scenario-driven implementations of the services.
         .target(name: "Fakes", dependencies: ["Services"]),
+        // SQLite, as SwiftPM sees it (Debian's libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The production implementations: the real network, a durable store, the system clock.
+        .target(name: "LiveServices", dependencies: [
+            "Services", "CSQLite",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // scenario.yaml → validated, resolved scenarios. Imports Fakes for the route types it produces.
         .target(name: "ScenarioFormat", dependencies: ["Services", "Fakes", "Yams"]),
         // Sessions, the Model registry, the journal and events: the engine, no sockets.
@@ -81,6 +94,11 @@ let package = Package(
         ]),
 
         .testTarget(name: "FakesTests", dependencies: ["Fakes", "Services"]),
+        // The live services against servers and database files the tests create; never the internet.
+        .testTarget(name: "LiveServicesTests", dependencies: [
+            "LiveServices", "Services", "FeedReader",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
         .testTarget(name: "ModelTests", dependencies: ["FeedReader", "Ratings", "Fakes", "Services"]),
         // The malformed-scenario corpus is read from the source tree (#filePath), because SwiftPM resources
         // would follow the symlinks some cases are about.

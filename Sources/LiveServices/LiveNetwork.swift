@@ -1,0 +1,83 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+public import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOPosix
+public import Services
+
+/// The network as it is: requests go to real servers over AsyncHTTPClient (HTTP/1.1 and HTTP/2, TLS with the
+/// system's trust store). Failures reach the Model as the ``TransportError`` cases of the `Services` protocol; the
+/// underlying error is logged with the URL, since the Model only sees the case.
+///
+/// It owns an `HTTPClient`; call ``shutdown()`` when done. Building one opens no socket: the first request does.
+public final class LiveNetwork: NetworkService {
+    private let client: HTTPClient
+    private let configuration: LiveNetworkConfiguration
+    private let logger: Logger
+
+    /// Creates a live network on NIO's shared event loops.
+    public init(configuration: LiveNetworkConfiguration = .default, logger: Logger = Logger(label: "scenariod.live-network")) {
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.timeout = .init(connect: TimeAmount(configuration.connectTimeout),
+                                            read: TimeAmount(configuration.readTimeout))
+        clientConfiguration.redirectConfiguration = configuration.redirects > 0
+            ? .follow(max: configuration.redirects, allowCycles: false) : .disallow
+        // AHC otherwise retries a refused connection until the connect timeout; a Model should learn at once.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        self.client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Closes the client's connections; requests after this fail with `connectionRefused`.
+    public func shutdown() async {
+        do {
+            try await client.shutdown()
+        } catch {
+            logger.debug("live network shut down uncleanly: \(error)")
+        }
+    }
+
+    public func send(_ request: NetworkRequest) async throws(TransportError) -> NetworkResponse {
+        guard !Task.isCancelled else { throw .cancelled }
+        let url = forwardedURL(request.url)
+        var outgoing = HTTPClientRequest(url: url)
+        outgoing.method = HTTPMethod(rawValue: request.head.method.rawValue)
+        for field in request.head.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
+        do {
+            let response = try await client.execute(outgoing, deadline: .distantFuture, logger: logger)
+            let body = try await response.body.collect(upTo: configuration.maximumBodySize)
+            var fields = HTTPFields()
+            for (name, value) in response.headers {
+                if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+            }
+            return NetworkResponse(status: Int(response.status.code), headerFields: fields, body: Data(buffer: body))
+        } catch {
+            let transportError = Task.isCancelled ? .cancelled : TransportError(error)
+            logger.notice("\(request.head.method.rawValue) \(request.url) failed: \(transportError.rawValue) (\(error))",
+                          metadata: ["http_url": "\(request.url)", "transport_error": "\(transportError.rawValue)"])
+            throw transportError
+        }
+    }
+
+    /// `request.url` with its origin replaced when ``LiveNetworkConfiguration/forward`` names it.
+    private func forwardedURL(_ url: String) -> String {
+        for (origin, target) in configuration.forward where url == origin || url.hasPrefix(origin + "/") {
+            return target + url.dropFirst(origin.count)
+        }
+        return url
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
