@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "ScenarioFormat", dependencies: ["Services", "Fakes", "Yams"]),
         // Sessions, the Model registry, the journal and events: the engine, no sockets.
         .target(name: "ScenarioHost", dependencies: [
-            "Services", "Fakes", "ScenarioFormat", "FeedReader", "Ratings", .product(name: "Logging", package: "swift-log"),
+            "Services", "Fakes", "LiveServices", "ScenarioFormat", "FeedReader", "Ratings", .product(name: "Logging", package: "swift-log"),
         ]),
         // The control API's request and response bodies, shared by the server and its clients.
         .target(name: "ControlAPI", dependencies: ["Services", "Fakes"]),

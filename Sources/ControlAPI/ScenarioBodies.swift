@@ -26,14 +26,17 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
         public var name: String
         public var method: String?
         public var url: String?
-        /// How many responses or faults it answers with in turn.
+        /// How many responses or faults it answers with in turn (0 for a live route).
         public var outcomes: Int
+        /// True when matching requests go to the live network.
+        public var live: Bool?
 
-        public init(name: String, method: String?, url: String?, outcomes: Int) {
+        public init(name: String, method: String?, url: String?, outcomes: Int, live: Bool? = nil) {
             self.name = name
             self.method = method
             self.url = url
             self.outcomes = outcomes
+            self.live = live
         }
     }
 
@@ -48,9 +51,16 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
     public var seedKeys: [String]
     public var routes: [RouteSummary]
     public var unmatched: String
+    /// `fake`, `live` or `record`.
+    public var network: String
+    /// `memory` or `durable`.
+    public var keyValueStore: String
 
     public init(name: String, description: String, model: String, directory: String, extends: [String], clockStart: Date,
-                clockMode: String, seedKeys: [String], routes: [RouteSummary], unmatched: String) {
+                clockMode: String, seedKeys: [String], routes: [RouteSummary], unmatched: String, network: String,
+                keyValueStore: String) {
+        self.network = network
+        self.keyValueStore = keyValueStore
         self.name = name
         self.description = description
         self.model = model
@@ -74,5 +84,37 @@ public struct ReloadBody: Codable, Sendable, Hashable {
     public init(scenarios: Int, invalid: [String]) {
         self.scenarios = scenarios
         self.invalid = invalid
+    }
+}
+
+/// `POST /v1/sessions/{session}/recording`: save what a recording session sent and got as a new scenario.
+public struct SaveRecordingRequest: Codable, Sendable, Hashable {
+    /// The new scenario's name.
+    public var name: String
+    /// Keep `Authorization`, `Cookie` and `Set-Cookie` values (left out by default).
+    public var keepSecrets: Bool?
+
+    public init(name: String, keepSecrets: Bool? = nil) {
+        self.name = name
+        self.keepSecrets = keepSecrets
+    }
+}
+
+/// What saving a recording wrote.
+public struct SavedRecordingBody: Codable, Sendable, Hashable {
+    /// The new scenario's name; sessions can be created from it at once.
+    public var scenario: String
+    /// The directory written.
+    public var directory: String
+    /// Routes in its `scenario.yaml`.
+    public var routes: Int
+    /// Files written: `scenario.yaml` and the fixtures.
+    public var files: Int
+
+    public init(scenario: String, directory: String, routes: Int, files: Int) {
+        self.scenario = scenario
+        self.directory = directory
+        self.routes = routes
+        self.files = files
     }
 }

@@ -16,10 +16,10 @@ struct APIError: Error {
     init(_ error: HostError) {
         let status: HTTPResponse.Status = switch error.code {
         case .unknownScenario, .unknownSession, .unknownAction, .unknownKey: .notFound
-        case .sessionExists: .conflict
+        case .sessionExists, .scenarioExists, .clockNotMovable, .notRecording, .recordingTooLong: .conflict
         case .invalidScenario: .unprocessableContent
-        case .invalidSessionID, .invalidArguments: .badRequest
-        case .storeFailed: .serviceUnavailable
+        case .invalidSessionID, .invalidArguments, .invalidScenarioName: .badRequest
+        case .storeFailed, .saveFailed: .serviceUnavailable
         }
         self.init(status, error.code.rawValue, error.message)
     }

@@ -17,6 +17,18 @@ extension ControlRoutes {
             let scenario = try await host.scenario(named: try context.parameters.require("scenario"))
             return JSONResponse.make(ScenarioDetail(scenario))
         }
+        router.post("/v1/sessions/:session/recording") { request, context in
+            let body = try await JSONBody.decode(SaveRecordingRequest.self, from: request, fields: ["name", "keepSecrets"], required: ["name"])
+            let saved = try await host.saveRecording(of: try context.parameters.require("session"), as: body.name,
+                                                     keepSecrets: body.keepSecrets ?? false)
+            let catalog = await configuration.reload()
+            guard catalog.scenarios[body.name] != nil else {
+                let problems = (catalog.problems[body.name] ?? []).map(\.description).joined(separator: "; ")
+                throw APIError(.internalServerError, "saveFailed", "scenario '\(body.name)' was written to \(saved.directory.path) but does not load: \(problems). Please report this.")
+            }
+            return JSONResponse.make(SavedRecordingBody(scenario: body.name, directory: saved.directory.path,
+                                                        routes: saved.routes, files: saved.files), status: .created)
+        }
         router.post("/v1/scenarios/reload") { request, _ in
             _ = try await JSONBody.value(of: request)
             let catalog = await configuration.reload()
@@ -37,8 +49,10 @@ extension ScenarioDetail {
                 case .pattern(let pattern): "~ \(pattern.source)"
                 case nil: nil
                 }
-                return RouteSummary(name: route.name, method: route.matcher.method, url: url, outcomes: route.outcomes.count)
+                return RouteSummary(name: route.name, method: route.matcher.method, url: url, outcomes: route.outcomes.count,
+                                    live: route.isLive ? true : nil)
             },
-            unmatched: scenario.unmatched.rawValue)
+            unmatched: scenario.unmatched.rawValue, network: scenario.network.mode.rawValue,
+            keyValueStore: scenario.keyValueStore.rawValue)
     }
 }

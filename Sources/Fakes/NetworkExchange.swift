@@ -22,9 +22,11 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
     public var fault: String?
     /// For an unmatched request, the closest routes first, each with the first field that differed.
     public var nearMisses: [NearMiss]?
+    /// True when the request went to the live network (a live route, or a live or record scenario).
+    public var live: Bool?
 
-    /// Whether no route matched this request.
-    public var isUnmatched: Bool { route == nil }
+    /// Whether no route matched this request and it did not go to the live network either.
+    public var isUnmatched: Bool { route == nil && live != true }
 }
 
 /// A route that almost matched a request, and where it first differed.

@@ -14,10 +14,12 @@ public struct Route: Sendable {
     public var name: String
     /// Which requests this route answers.
     public var matcher: RequestMatcher
-    /// What successive matching requests get; never empty.
+    /// What successive matching requests get; empty only for a live route.
     public var outcomes: [RouteOutcome]
     /// What happens after the last outcome.
     public var afterLast: SequenceEnd
+    /// Whether matching requests pass through to the live network instead of getting an outcome.
+    public private(set) var isLive = false
 
     /// Creates a route.
     public init(name: String, matcher: RequestMatcher, outcomes: [RouteOutcome], afterLast: SequenceEnd = .repeat) {
@@ -28,7 +30,15 @@ public struct Route: Sendable {
         self.afterLast = afterLast
     }
 
-    /// The outcome for the `index`-th matching request (0-based).
+    /// A route whose matching requests go to the live network: mixed mode, one route real, the rest fake.
+    public static func live(name: String, matcher: RequestMatcher) -> Route {
+        var route = Route(name: name, matcher: matcher, outcomes: [RouteOutcome(.fault(.offline))])
+        route.outcomes = []
+        route.isLive = true
+        return route
+    }
+
+    /// The outcome for the `index`-th matching request (0-based); not for a live route.
     public func outcome(at index: Int) -> RouteOutcome {
         switch afterLast {
         case .repeat: outcomes[min(index, outcomes.count - 1)]

@@ -2,15 +2,19 @@ import Foundation
 public import Services
 import HTTPTypes
 
-/// The network fake: answers each request from the first route that matches it, never from the real network.
+/// The network fake: answers each request from the first route that matches it. Only a live route, or an unmatched
+/// request when `unmatchedGoesUpstream` is set, reaches `upstream` (the live network); nothing else ever does.
 ///
-/// Every request is handed to `journal` as a ``NetworkExchange`` when it arrives, matched or not. An unmatched
-/// request gets `unmatched` (a transport error) and near-miss explanations naming the closest routes.
+/// Every request is handed to `journal` as a ``NetworkExchange``, matched or not: when it arrives, or when its
+/// live answer is in. An unmatched request gets `unmatched` (a transport error) and near-miss explanations
+/// naming the closest routes.
 public actor RoutedNetwork: NetworkService {
     private let routes: [Route]
     private let unmatched: TransportError
     private let clock: any ClockService
     private let journal: @Sendable (NetworkExchange) async -> Void
+    private let upstream: (any NetworkService)?
+    private let unmatchedGoesUpstream: Bool
     private var hits: [Int]
     private var sequence = 0
 
@@ -22,10 +26,16 @@ public actor RoutedNetwork: NetworkService {
     ///   - routes: Tried in order; the first match answers.
     ///   - unmatched: The transport error an unmatched request gets.
     ///   - clock: The session's clock, on which response delays are measured.
-    ///   - journal: Receives every exchange as the request arrives.
+    ///   - upstream: The live network, for live routes and (with `unmatchedGoesUpstream`) unmatched requests;
+    ///     when nil, a live route fails with `offline`.
+    ///   - unmatchedGoesUpstream: Send requests no route matches to `upstream` instead of failing them.
+    ///   - journal: Receives every exchange.
     public init(routes: [Route], unmatched: TransportError = .connectionRefused, clock: any ClockService,
+                upstream: (any NetworkService)? = nil, unmatchedGoesUpstream: Bool = false,
                 journal: @escaping @Sendable (NetworkExchange) async -> Void) {
         self.routes = routes
+        self.upstream = upstream
+        self.unmatchedGoesUpstream = unmatchedGoesUpstream
         self.unmatched = unmatched
         self.clock = clock
         self.journal = journal
@@ -34,46 +44,85 @@ public actor RoutedNetwork: NetworkService {
 
     public func send(_ request: NetworkRequest) async throws(TransportError) -> NetworkResponse {
         guard !Task.isCancelled else { throw .cancelled }
+        return try await answer(request).get()
+    }
+
+    /// Matches, journals and answers `request`; the one place every request goes through.
+    private func answer(_ request: NetworkRequest) async -> Result<NetworkResponse, TransportError> {
         sequence += 1
         var exchange = NetworkExchange(
             sequence: sequence, time: await clock.now(), method: request.head.method.rawValue,
             url: request.url, headers: request.head.headerFields.map { "\($0.name): \($0.value)" },
             body: request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self))
 
+        // Decide first, then act once.
         var misses: [(miss: NearMiss, fieldsMatched: Int)] = []
+        var matched: (route: Route, outcome: RouteOutcome?)?
         for (index, route) in routes.enumerated() {
             if let (difference, fieldsMatched) = route.matcher.firstDifference(from: request) {
                 misses.append((NearMiss(route: route.name, field: difference.field,
                                         expected: difference.expected, actual: difference.actual), fieldsMatched))
                 continue
             }
-            let outcome = route.outcome(at: hits[index])
-            hits[index] += 1
-            exchange.route = route.name
-            switch outcome.result {
-            case .response(let response): exchange.status = response.head.status.code
-            case .fault(let error): exchange.fault = error.rawValue
+            if route.isLive {
+                matched = (route, nil)
+            } else {
+                matched = (route, route.outcome(at: hits[index]))
+                hits[index] += 1
             }
-            await journal(exchange)
-            return try await deliver(outcome)
+            break
         }
 
-        // Stable sort: more fields agreed first, then declaration order.
-        exchange.nearMisses = misses.enumerated()
-            .sorted { ($1.element.fieldsMatched, $0.offset) < ($0.element.fieldsMatched, $1.offset) }
-            .prefix(Self.nearMissLimit).map(\.element.miss)
-        exchange.fault = unmatched.rawValue
-        await journal(exchange)
-        throw unmatched
-    }
-
-    private func deliver(_ outcome: RouteOutcome) async throws(TransportError) -> NetworkResponse {
-        if outcome.delay > .zero {
-            do { try await clock.sleep(for: outcome.delay) } catch { throw .cancelled }
+        let outcome: RouteOutcome
+        switch matched {
+        case (let route, let answer?)?:
+            exchange.route = route.name
+            outcome = answer
+        case (let route, nil)?:
+            exchange.route = route.name
+            return await passThrough(request, exchange)
+        case nil where unmatchedGoesUpstream:
+            return await passThrough(request, exchange)
+        case nil:
+            // Stable sort: more fields agreed first, then declaration order.
+            exchange.nearMisses = misses.enumerated()
+                .sorted { ($1.element.fieldsMatched, $0.offset) < ($0.element.fieldsMatched, $1.offset) }
+                .prefix(Self.nearMissLimit).map(\.element.miss)
+            outcome = RouteOutcome(.fault(unmatched))
         }
         switch outcome.result {
-        case .response(let response): return response
-        case .fault(let error): throw error
+        case .response(let response): exchange.status = response.head.status.code
+        case .fault(let error): exchange.fault = error.rawValue
+        }
+        await journal(exchange)
+        return await deliver(outcome)
+    }
+
+    /// Sends `request` to the live network and journals the answer once it is in.
+    private func passThrough(_ request: NetworkRequest, _ arrived: NetworkExchange) async -> Result<NetworkResponse, TransportError> {
+        let result: Result<NetworkResponse, TransportError>
+        if let upstream {
+            do { result = .success(try await upstream.send(request)) } catch { result = .failure(error) }
+        } else {
+            result = .failure(.offline)
+        }
+        var exchange = arrived
+        exchange.live = true
+        switch result {
+        case .success(let response): exchange.status = response.head.status.code
+        case .failure(let error): exchange.fault = error.rawValue
+        }
+        await journal(exchange)
+        return result
+    }
+
+    private func deliver(_ outcome: RouteOutcome) async -> Result<NetworkResponse, TransportError> {
+        if outcome.delay > .zero {
+            do { try await clock.sleep(for: outcome.delay) } catch { return .failure(.cancelled) }
+        }
+        switch outcome.result {
+        case .response(let response): return .success(response)
+        case .fault(let error): return .failure(error)
         }
     }
 }

@@ -14,6 +14,8 @@ public actor VirtualClock: ClockService {
         case frozen
         /// Ticks in real time from the start instant; advancing and setting still work and add to it.
         case running
+        /// Reads the system's time; sleepers wake in real time; it cannot be advanced or set.
+        case system
     }
 
     private struct Sleeper {
@@ -35,7 +37,10 @@ public actor VirtualClock: ClockService {
     private var ticker: Task<Void, Never>?
     private var tickHandler: (@Sendable () async -> Void)?
 
-    /// Creates a clock that reads `start` now.
+    /// Whether clients may advance or set it (every mode but ``Mode/system``).
+    public nonisolated var isMovable: Bool { mode != .system }
+
+    /// Creates a clock that reads `start` now (the system's time for ``Mode/system``).
     public init(start: Date, mode: Mode) {
         self.frozenNow = start
         self.mode = mode
@@ -46,6 +51,7 @@ public actor VirtualClock: ClockService {
         switch mode {
         case .frozen: frozenNow
         case .running: frozenNow.addingTimeInterval((ContinuousClock.now - realStart).seconds)
+        case .system: Date()
         }
     }
 
@@ -130,8 +136,9 @@ public actor VirtualClock: ClockService {
         sleepersChanged()
     }
 
-    /// Makes `now()` read `instant`, whatever the mode.
+    /// Makes `now()` read `instant` (the system clock cannot be shifted; it only wakes what is due).
     private func shift(to instant: Date) {
+        guard mode != .system else { return }
         frozenNow = frozenNow.addingTimeInterval(instant.timeIntervalSince(now()))
     }
 
@@ -166,7 +173,7 @@ public actor VirtualClock: ClockService {
 
     /// For a running clock, sleeps in real time until the earliest deadline, then wakes what is due.
     private func scheduleTicker() {
-        guard mode == .running else { return }
+        guard mode != .frozen else { return }
         ticker?.cancel()
         guard let earliest = sleepers.map(\.deadline).min() else { return }
         let wait = max(0, earliest.timeIntervalSince(now()))

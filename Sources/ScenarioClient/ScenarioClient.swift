@@ -93,6 +93,13 @@ public struct ScenarioClient: Sendable {
         try await sendExpectingNoContent(.DELETE, sessionPath(session, "/journal"))
     }
 
+    // MARK: Recording
+
+    /// Saves what the `record` session recorded as a new scenario `name`, which sessions can use at once.
+    public func saveRecording(as name: String, keepSecrets: Bool = false, session: String = defaultSession) async throws -> SavedRecordingBody {
+        try await send(.POST, sessionPath(session, "/recording"), body: SaveRecordingRequest(name: name, keepSecrets: keepSecrets ? true : nil))
+    }
+
     // MARK: Events
 
     /// The session's server-sent events, the current state first, until the session is deleted or the daemon stops.

@@ -80,6 +80,18 @@ struct ExtendsResolver {
                 message: "model '\(model)' differs from '\(parent.model)' of the extended scenario '\(parent.name)'; a scenario extends one of the same Model.")]))
         }
         let childRoutes = Set(file.routes.map(\.name))
+        let routes = file.routes + (parent?.routes ?? []).filter { !childRoutes.contains($0.name) }
+        var network = parent?.network ?? .default
+        if let mode = file.networkMode?.value { network.mode = mode }
+        if let timeout = file.connectTimeout { network.connectTimeout = timeout }
+        if let timeout = file.readTimeout { network.readTimeout = timeout }
+        if let redirects = file.redirects { network.redirects = redirects }
+        network.forward.merge(file.forward) { _, child in child }
+        if network.mode == .record, !routes.isEmpty {
+            return .failure(Problems(list: [ScenarioProblem(
+                file: file.path, line: file.networkMode?.line, column: file.networkMode?.column,
+                message: "network mode 'record' sends every request to the live network, but this scenario has routes (\(routes.map(\.name).joined(separator: ", "))); use mode 'live' to answer some requests from routes.")]))
+        }
         return .success(Scenario(
             name: file.name,
             description: file.description ?? parent?.description ?? "",
@@ -88,7 +100,9 @@ struct ExtendsResolver {
             ancestors: parent.map { [$0.name] + $0.ancestors } ?? [],
             clock: file.clock ?? parent?.clock ?? .default,
             seed: (parent?.seed ?? [:]).merging(file.seed) { _, child in child },
-            routes: file.routes + (parent?.routes ?? []).filter { !childRoutes.contains($0.name) },
-            unmatched: file.unmatched ?? parent?.unmatched ?? .connectionRefused))
+            routes: routes,
+            unmatched: file.unmatched ?? parent?.unmatched ?? .connectionRefused,
+            network: network,
+            keyValueStore: file.keyValueStore ?? parent?.keyValueStore ?? .memory))
     }
 }

@@ -74,6 +74,14 @@ struct NodeReader {
         return scalar.string
     }
 
+    mutating func bool(_ node: Node, at path: String) -> Bool? {
+        guard node.tag.rawValue == Tag.Name.bool.rawValue, let value = node.bool else {
+            report("\(path) must be true or false, got \(describe(node)).", at: node)
+            return nil
+        }
+        return value
+    }
+
     mutating func int(_ node: Node, at path: String, in range: ClosedRange<Int>) -> Int? {
         guard node.tag.rawValue == Tag.Name.int.rawValue, let value = node.int, range.contains(value) else {
             report("\(path) must be an integer from \(range.lowerBound) to \(range.upperBound), got \(describe(node)).", at: node)

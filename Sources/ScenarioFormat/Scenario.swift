@@ -20,8 +20,64 @@ public struct Scenario: Sendable {
     public var seed: [String: Data]
     /// The network fake's routes, tried in order.
     public var routes: [Route]
-    /// What a request that matches no route gets.
+    /// What a request that matches no route gets (fake mode only; live and record send it to the network).
     public var unmatched: TransportError
+    /// Fake, live or record, and how live requests reach servers.
+    public var network: NetworkSettings
+    /// Where the key-value state lives: in memory from the seed, or in a database file that outlives sessions.
+    public var keyValueStore: KeyValueStoreKind
+
+    /// Whether any request of a session can reach the real network: a live or record scenario, or a live route.
+    /// When false, a session builds no network client at all.
+    public var usesLiveNetwork: Bool {
+        network.mode != .fake || routes.contains(where: \.isLive)
+    }
+}
+
+/// Where a scenario's key-value state lives.
+public enum KeyValueStoreKind: String, Sendable, Hashable, CaseIterable {
+    /// In memory, from the seed; each session has its own and a reset restores the seed.
+    case memory
+    /// In a SQLite file in the daemon's state directory, one per scenario, shared by its sessions and kept
+    /// across restarts; the seed is written when the file is created, and a reset writes it again.
+    case durable
+}
+
+/// How a scenario's network behaves.
+public struct NetworkSettings: Sendable, Hashable {
+    /// Which network a session gets.
+    public enum Mode: String, Sendable, Hashable, CaseIterable {
+        /// Routes answer; nothing reaches the real network except routes marked `live: true`.
+        case fake
+        /// Routes answer first; every other request goes to the real network.
+        case live
+        /// Every request goes to the real network and is kept in full, to be saved as a new scenario.
+        case record
+    }
+
+    /// Used when a scenario says nothing about the network.
+    public static let `default` = NetworkSettings()
+
+    /// Fake, live or record.
+    public var mode: Mode
+    /// How long a live connection may take to establish.
+    public var connectTimeout: Duration
+    /// How long a live server may stay silent.
+    public var readTimeout: Duration
+    /// How many redirects live requests follow.
+    public var redirects: Int
+    /// Origins whose live requests go to another origin instead (`https://api.example` → `http://127.0.0.1:8080`).
+    public var forward: [String: String]
+
+    /// Creates network settings.
+    public init(mode: Mode = .fake, connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(30),
+                redirects: Int = 5, forward: [String: String] = [:]) {
+        self.mode = mode
+        self.connectTimeout = connectTimeout
+        self.readTimeout = readTimeout
+        self.redirects = redirects
+        self.forward = forward
+    }
 }
 
 /// A scenario's clock: its start instant and mode.

@@ -22,6 +22,12 @@ struct ScenarioFile {
     var seed: [String: Data] = [:]
     var unmatched: TransportError?
     var routes: [Route] = []
+    var keyValueStore: KeyValueStoreKind?
+    var networkMode: Located<NetworkSettings.Mode>?
+    var connectTimeout: Duration?
+    var readTimeout: Duration?
+    var redirects: Int?
+    var forward: [String: String] = [:]
 
     /// The keys a scenario file may have at its top level.
     static let topLevelKeys = ["description", "model", "extends", "clock", "keyValue", "network"]

@@ -6,7 +6,7 @@ import Yams
 
 /// Routes: `network.routes[i]` with its request matcher and its response, responses or fault.
 extension ScenarioFileParser {
-    static let routeKeys = ["name", "request", "response", "responses", "afterLast"]
+    static let routeKeys = ["name", "request", "response", "responses", "afterLast", "live"]
     static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "body"]
     static let responseKeys = ["status", "headers", "body", "bodyFile", "delay", "fault"]
 
@@ -15,6 +15,17 @@ extension ScenarioFileParser {
         let problemsBefore = reader.problems.count
         let name = keys["name"].flatMap { reader.string($0, at: "\(path).name") }
         let matcher = keys["request"].flatMap { parseRequest($0, at: "\(path).request") } ?? RequestMatcher()
+        if let liveNode = keys["live"], let live = reader.bool(liveNode, at: "\(path).live"), live {
+            let answers = ["response", "responses", "afterLast"].filter { keys[$0] != nil }
+            if !answers.isEmpty {
+                reader.report("\(path) is live, so the real server answers; remove \(answers.map { "'\($0)'" }.joined(separator: ", ")).", at: node)
+            }
+            if keys["request"] == nil {
+                reader.report("\(path) is live but has no 'request'; a live route must say which requests may reach the network.", at: node)
+            }
+            guard reader.problems.count == problemsBefore, let name else { return nil }
+            return Route.live(name: name, matcher: matcher)
+        }
         var outcomes: [RouteOutcome] = []
         switch (keys["response"], keys["responses"]) {
         case (let single?, nil):
@@ -26,7 +37,7 @@ extension ScenarioFileParser {
         case (_?, _?):
             reader.report("\(path) has both 'response' and 'responses'; keep one.", at: node)
         case (nil, nil):
-            reader.report("\(path) has no 'response' or 'responses'; say what matching requests get.", at: node)
+            reader.report("\(path) has no 'response' or 'responses'; say what matching requests get, or add 'live: true' to send them to the real server.", at: node)
         }
         var afterLast = Route.SequenceEnd.repeat
         if let node = keys["afterLast"] {

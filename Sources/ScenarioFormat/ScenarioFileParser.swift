@@ -69,15 +69,25 @@ struct ScenarioFileParser {
     }
 
     private mutating func parseClock(_ node: Node) {
-        guard let keys = reader.mapping(node, at: "clock", allowed: ["start", "mode"]) else { return }
         var clock = ClockSettings.default
+        // `clock: system` is short for `clock: { mode: system }`.
+        if case .scalar = node {
+            if let mode = reader.choice(node, at: "clock", of: VirtualClock.Mode.self) { clock.mode = mode }
+            file.clock = clock
+            return
+        }
+        guard let keys = reader.mapping(node, at: "clock", allowed: ["start", "mode"]) else { return }
         if let start = keys["start"], let instant = reader.instant(start, at: "clock.start") { clock.start = instant }
         if let mode = keys["mode"], let value = reader.choice(mode, at: "clock.mode", of: VirtualClock.Mode.self) { clock.mode = value }
+        if clock.mode == .system, let start = keys["start"] {
+            reader.report("clock.start does not apply to the system clock, which reads the real time; remove it.", at: start)
+        }
         file.clock = clock
     }
 
     private mutating func parseKeyValue(_ node: Node) {
-        guard let keys = reader.mapping(node, at: "keyValue", allowed: ["seed", "seedFile"]) else { return }
+        guard let keys = reader.mapping(node, at: "keyValue", allowed: ["store", "seed", "seedFile"]) else { return }
+        if let store = keys["store"] { file.keyValueStore = reader.choice(store, at: "keyValue.store", of: KeyValueStoreKind.self) }
         if let seedFile = keys["seedFile"], let path = reader.string(seedFile, at: "keyValue.seedFile"),
            let data = fixture(path, at: "keyValue.seedFile", node: seedFile) {
             if case .object(let values)? = try? JSONValue(json: data) {
@@ -96,9 +106,34 @@ struct ScenarioFileParser {
     }
 
     private mutating func parseNetwork(_ node: Node) {
-        guard let keys = reader.mapping(node, at: "network", allowed: ["unmatched", "routes"]) else { return }
+        // `network: live` is short for `network: { mode: live }`.
+        if case .scalar = node {
+            if let mode = reader.choice(node, at: "network", of: NetworkSettings.Mode.self) { file.networkMode = located(mode, node) }
+            return
+        }
+        let allowed = ["mode", "unmatched", "routes", "timeouts", "redirects", "forward"]
+        guard let keys = reader.mapping(node, at: "network", allowed: allowed) else { return }
+        if let mode = keys["mode"], let value = reader.choice(mode, at: "network.mode", of: NetworkSettings.Mode.self) {
+            file.networkMode = located(value, mode)
+        }
         if let unmatched = keys["unmatched"] {
             file.unmatched = reader.choice(unmatched, at: "network.unmatched", of: TransportError.self)
+            if let mode = file.networkMode?.value, mode != .fake {
+                reader.report("network.unmatched applies to mode 'fake' only; in mode '\(mode.rawValue)' unmatched requests go to the live network.", at: unmatched)
+            }
+        }
+        if let timeouts = keys["timeouts"], let limits = reader.mapping(timeouts, at: "network.timeouts", allowed: ["connect", "read"]) {
+            file.connectTimeout = limits["connect"].flatMap { reader.duration($0, at: "network.timeouts.connect") }
+            file.readTimeout = limits["read"].flatMap { reader.duration($0, at: "network.timeouts.read") }
+        }
+        if let redirects = keys["redirects"] { file.redirects = reader.int(redirects, at: "network.redirects", in: 0...20) }
+        if let forward = keys["forward"], let origins = reader.textMap(forward, at: "network.forward") {
+            for (origin, target) in origins.sorted(by: { $0.key < $1.key }) {
+                for (role, value) in [("origin", origin), ("target", target)] where !Self.isOrigin(value) {
+                    reader.report("network.forward \(role) '\(value)' must be an origin: http or https, a host, an optional port, no path (e.g. http://127.0.0.1:8080).", at: forward)
+                }
+                file.forward[origin] = target
+            }
         }
         guard let routesNode = keys["routes"], let routes = reader.sequence(routesNode, at: "network.routes", of: "routes") else {
             return
@@ -113,6 +148,12 @@ struct ScenarioFileParser {
             firstUse[route.name] = routeNode.mark?.line ?? 0
             file.routes.append(route)
         }
+    }
+
+    /// `scheme://host[:port]` with nothing after it.
+    private static func isOrigin(_ text: String) -> Bool {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else { return false }
+        return url.path.isEmpty && url.query == nil && url.fragment == nil && url.user == nil
     }
 
     mutating func fixture(_ path: String, at keyPath: String, node: Node) -> Data? {

@@ -11,6 +11,12 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidArguments
         case unknownKey
         case storeFailed
+        case clockNotMovable
+        case notRecording
+        case recordingTooLong
+        case scenarioExists
+        case invalidScenarioName
+        case saveFailed
     }
 
     /// What kind of refusal this is.

@@ -11,7 +11,10 @@ public actor ScenarioHost {
     public private(set) var catalog: ScenarioCatalog
     /// The journal bound for new sessions.
     public nonisolated let journalCapacity: Int
+    /// Where recorded scenarios are saved; nil when the daemon has no state directory.
+    public nonisolated let recordingsDirectory: URL?
     private let logger: Logger
+    private let durableStores: DurableStores
 
     private var sessions: [String: Session] = [:]
     private var generatedCount = 0
@@ -21,10 +24,14 @@ public actor ScenarioHost {
     ///   - catalog: Scenarios, typically ``ScenarioCatalog/load(from:models:)`` with `models.names`.
     ///   - models: The Model registry; ``ModelRegistry/builtIn`` for the shipped Models.
     ///   - journalCapacity: How many requests each session's journal keeps.
+    ///   - stateDirectory: Where durable stores (`stores/`) and recorded scenarios (`scenarios/`) live; nil for none.
     ///   - logger: Where sessions log actions, requests and clock moves (with `scenario`, `session`, `model` metadata).
     public init(catalog: ScenarioCatalog, models: ModelRegistry = .builtIn, journalCapacity: Int = RequestJournal.defaultCapacity,
+                stateDirectory: URL? = nil,
                 logger: Logger = Logger(label: "scenariod.host", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.catalog = catalog
+        self.durableStores = DurableStores(stateDirectory: stateDirectory)
+        self.recordingsDirectory = stateDirectory.map(Self.recordings(in:))
         self.models = models
         self.journalCapacity = journalCapacity
         self.logger = logger
@@ -38,6 +45,11 @@ public actor ScenarioHost {
     public func reload(from directories: [URL]) -> ScenarioCatalog {
         catalog = ScenarioCatalog.load(from: directories, models: models.names).keepingValidScenarios(from: catalog)
         return catalog
+    }
+
+    /// Where a state directory keeps recorded scenarios; the daemon reads it as its last scenarios directory.
+    public static func recordings(in stateDirectory: URL) -> URL {
+        stateDirectory.appendingPathComponent("scenarios")
     }
 
     /// A valid scenario by name.
@@ -66,7 +78,7 @@ public actor ScenarioHost {
         }
         let sessionID: String
         if let id {
-            try SessionID.validate(id)
+            try SafeName.validate(id)
             guard sessions[id] == nil else {
                 throw HostError(.sessionExists, "a session '\(id)' already exists; pick another id or delete it first.")
             }
@@ -77,10 +89,17 @@ public actor ScenarioHost {
             } while sessions["\(scenarioName)-\(generatedCount)"] != nil
             sessionID = "\(scenarioName)-\(generatedCount)"
         }
-        let session = Session(id: sessionID, scenario: scenario, journalCapacity: journalCapacity, makeDriver: makeDriver, logger: logger)
+        let session = Session(id: sessionID, scenario: scenario, journalCapacity: journalCapacity, makeDriver: makeDriver,
+                              durableStores: durableStores, logger: logger)
         // Registered before it starts, so a concurrent create with the same id is refused.
         sessions[sessionID] = session
-        await session.start()
+        do {
+            try await session.start()
+        } catch {
+            sessions[sessionID] = nil
+            await session.close()
+            throw error
+        }
         session.logger.info("session created")
         return session
     }
@@ -108,10 +127,41 @@ public actor ScenarioHost {
         session.logger.info("session deleted")
     }
 
-    /// Stops every session.
+    /// Stops every session and closes the durable stores.
     public func closeAll() async {
         let all = sessions.values
         sessions.removeAll()
         for session in all { await session.close() }
+        await durableStores.closeAll()
+    }
+
+    // MARK: Recordings
+
+    /// Saves what the `record` session `id` recorded as a new scenario `name` in ``recordingsDirectory``.
+    /// The caller reloads the catalog to make it available.
+    /// - Parameter keepSecrets: Keep `Authorization`, `Cookie` and `Set-Cookie` values instead of leaving them out.
+    /// - Returns: the new scenario's directory and its number of routes and files.
+    public func saveRecording(of id: String, as name: String, keepSecrets: Bool) async throws(HostError)
+        -> (directory: URL, routes: Int, files: Int) {
+        let session = try session(id)
+        guard let root = recordingsDirectory else {
+            throw HostError(.saveFailed, "scenariod has no state directory to save recordings in; start it with --state-directory DIR.")
+        }
+        try SafeName.validate(name, what: "scenario name", code: .invalidScenarioName)
+        guard !catalog.names.contains(name) else {
+            throw HostError(.scenarioExists, "a scenario '\(name)' exists already; pick another name.")
+        }
+        let (exchanges, startedAt) = try await session.recording()
+        let recorded = RecordedScenario(name: name, source: session.scenario, session: id, exchanges: exchanges,
+                                        startedAt: startedAt, keepSecrets: keepSecrets)
+        do {
+            let directory = try recorded.write(into: root)
+            session.logger.notice("recording saved as scenario '\(name)' in \(directory.path): \(recorded.routeCount) routes from \(exchanges.count) requests")
+            return (directory, recorded.routeCount, recorded.files.count)
+        } catch CocoaError.fileWriteFileExists {
+            throw HostError(.scenarioExists, "\(root.appendingPathComponent(name).path) exists already; pick another name or remove it.")
+        } catch {
+            throw HostError(.saveFailed, "cannot write scenario '\(name)' into \(root.path): \(error.localizedDescription)")
+        }
     }
 }

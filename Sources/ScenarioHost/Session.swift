@@ -16,6 +16,7 @@ public actor Session {
     /// Carries `scenario`, `session` and `model` metadata, which become journal fields.
     nonisolated let logger: Logger
     private let makeDriver: @Sendable (Services) -> ModelDriver
+    private let durableStores: DurableStores
     private let events = EventBroadcaster()
     private var runtime: SessionRuntime?
     private var journal: RequestJournal
@@ -26,7 +27,8 @@ public actor Session {
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) -> ModelDriver,
-         logger: Logger) {
+         durableStores: DurableStores, logger: Logger) {
+        self.durableStores = durableStores
         self.id = id
         self.scenario = scenario
         var logger = logger
@@ -41,20 +43,21 @@ public actor Session {
     // MARK: Life cycle
 
     /// Builds the first generation; the host calls this once.
-    func start() async {
+    func start() async throws(HostError) {
         await takeTurn()
         defer { endTurn() }
-        await startRuntime()
+        try await startRuntime()
     }
 
-    /// Back to the scenario's start: seed, clock, response sequences, empty journal.
+    /// Back to the scenario's start: seed (a durable store too), clock, response sequences, empty journal and
+    /// recording.
     public func reset() async throws(HostError) {
         await takeTurn()
         defer { endTurn() }
         try await live().stop()
         runtime = nil
         journal.clear()
-        await startRuntime()
+        try await startRuntime(resetStore: true)
         logger.info("session reset to the scenario's start")
     }
 
@@ -67,10 +70,11 @@ public actor Session {
         events.finish()
     }
 
-    private func startRuntime() async {
-        let runtime = await SessionRuntime.start(scenario, driver: makeDriver) { [weak self] exchange in
-            await self?.record(exchange)
-        }
+    private func startRuntime(resetStore: Bool = false) async throws(HostError) {
+        let inputs = SessionRuntime.Inputs(
+            makeDriver: makeDriver, journal: { [weak self] exchange in await self?.record(exchange) },
+            durableStores: durableStores, logger: logger)
+        let runtime = try await SessionRuntime.start(scenario, inputs, resetStore: resetStore)
         self.runtime = runtime
         await runtime.clock.onTick { [weak self] in _ = try? await self?.publishStateIfChanged() }
         _ = try? await publishStateIfChanged()
@@ -144,6 +148,9 @@ public actor Session {
         await takeTurn()
         defer { endTurn() }
         let clock = try live().clock
+        guard clock.isMovable else {
+            throw HostError(.clockNotMovable, "session '\(id)' runs on the system clock (scenario '\(scenario.name)' says clock: system), which cannot be advanced or set; use a scenario with a frozen or running clock.")
+        }
         await move(clock)
         let now = await clock.now()
         logger.info("clock moved to \(now.formatted(.iso8601))")
@@ -203,6 +210,23 @@ public actor Session {
 
     private func storeError(_ error: any Error) -> HostError {
         HostError(.storeFailed, "the key-value store of session '\(id)' failed: \(error)")
+    }
+
+    // MARK: Recording
+
+    /// Everything a `record` session has sent to the live network, in full, in arrival order.
+    /// - Throws: ``HostError`` `.notRecording` for a session whose scenario does not record; `.recordingTooLong`
+    ///   when it recorded more than it can keep.
+    public func recording() async throws(HostError) -> (exchanges: [RecordedExchange], startedAt: Date) {
+        let runtime = try live()
+        guard let recorder = runtime.recorder else {
+            throw HostError(.notRecording, "session '\(id)' does not record: its scenario '\(scenario.name)' has network mode '\(scenario.network.mode.rawValue)'; start a session of a scenario with 'network: record'.")
+        }
+        let overflowed = await recorder.overflowed
+        guard overflowed == 0 else {
+            throw HostError(.recordingTooLong, "session '\(id)' recorded more than \(Recorder.capacity) requests (\(overflowed) more were forwarded but not kept); reset the session and record a shorter run.")
+        }
+        return (await recorder.exchanges, runtime.startedAt)
     }
 
     // MARK: Journal and events

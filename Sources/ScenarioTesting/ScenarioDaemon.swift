@@ -50,7 +50,7 @@ public final class ScenarioDaemon: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--scenarios", scenarios, "--socket", socket, "--log-target", "stderr", "--log-level", "warning",
-                             "--exit-with-parent"]
+                             "--exit-with-parent", "--state-directory", directory.appendingPathComponent("state").path]
         // Its own log file: a daemon holding the test runner's pipes would keep the runner waiting for their end.
         let log = directory.appendingPathComponent("scenariod.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

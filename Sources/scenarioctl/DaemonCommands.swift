@@ -62,12 +62,13 @@ struct ScenarioCommand: AsyncParsableCommand {
                           model: \(scenario.model)
                         extends: \(scenario.extends.isEmpty ? "-" : scenario.extends.joined(separator: " → "))
                           clock: \(Output.instant(scenario.clockStart)), \(scenario.clockMode)
-                           seed: \(scenario.seedKeys.isEmpty ? "-" : scenario.seedKeys.joined(separator: ", "))
-                      unmatched: \(scenario.unmatched)
+                           seed: \(scenario.seedKeys.isEmpty ? "-" : scenario.seedKeys.joined(separator: ", ")) (\(scenario.keyValueStore))
+                        network: \(scenario.network)
+                      unmatched: \(scenario.network == "fake" ? scenario.unmatched : "sent to the live network")
                       directory: \(scenario.directory)
 
                     """ + Output.table(["ROUTE", "METHOD", "URL", "ANSWERS"], scenario.routes.map {
-                        [$0.name, $0.method ?? "*", $0.url ?? "*", "\($0.outcomes)"]
+                        [$0.name, $0.method ?? "*", $0.url ?? "*", $0.live == true ? "live" : "\($0.outcomes)"]
                     })
                 }
             }

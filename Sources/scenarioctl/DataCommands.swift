@@ -67,7 +67,7 @@ struct Requests: AsyncParsableCommand {
 
     static func describe(_ journal: JournalBody, unmatchedOnly: Bool) -> String {
         var text = Output.table(["#", "TIME", "METHOD", "URL", "ROUTE", "ANSWER"], journal.entries.map {
-            ["\($0.sequence)", Output.instant($0.time), $0.method, $0.url, $0.route ?? "(none)", $0.status.map { "\($0)" } ?? $0.fault ?? ""]
+            ["\($0.sequence)", Output.instant($0.time), $0.method, $0.url, $0.route ?? ($0.live == true ? "(live)" : "(none)"), $0.status.map { "\($0)" } ?? $0.fault ?? ""]
         })
         for entry in journal.entries where entry.isUnmatched {
             text += "\n\n#\(entry.sequence) \(entry.method) \(entry.url) matched no route."
@@ -77,6 +77,30 @@ struct Requests: AsyncParsableCommand {
         }
         if journal.dropped > 0 { text += "\n\n(\(journal.dropped) older entries dropped; the journal keeps \(journal.capacity))" }
         return text
+    }
+}
+
+struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Turn what a recording session sent to the real network into a scenario.", subcommands: [Save.self])
+
+    struct Save: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save the session's recording as a new scenario that replays without a network.",
+            discussion: "The session's scenario must have 'network: record'. Authorization, Cookie and Set-Cookie values are left out unless --keep-secrets is given.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The new scenario's name.") var name: String
+        @Flag(name: .customLong("keep-secrets"), help: "Keep Authorization, Cookie and Set-Cookie values in the saved scenario.") var keepSecrets = false
+
+        func run() async throws {
+            try await options.run { client in
+                let saved = try await client.saveRecording(as: name, keepSecrets: keepSecrets, session: options.session)
+                options.output(saved) {
+                    "saved scenario '\(saved.scenario)' in \(saved.directory) (\(saved.routes) routes, \(saved.files) files)\n" +
+                        "replay it with: scenarioctl session new \(saved.scenario)"
+                }
+            }
+        }
     }
 }
 

@@ -17,7 +17,9 @@ struct Scenariod: AsyncParsableCommand {
         abstract: "Runs application Models in named scenarios and serves a control API on a Unix socket.",
         discussion: """
         Scenario directories default to /usr/share/scenariod/scenarios and /etc/scenariod/scenarios (later wins), \
-        or ./scenarios when neither exists. The socket defaults to $RUNTIME_DIRECTORY/control.sock under systemd, \
+        or ./scenarios when neither exists; scenarios saved from recordings go to <state>/scenarios, read last. \
+        The state directory (durable stores, recordings) defaults to $STATE_DIRECTORY under systemd, else \
+        $XDG_STATE_HOME/scenariod, else ~/.local/state/scenariod. The socket defaults to $RUNTIME_DIRECTORY/control.sock under systemd, \
         else $XDG_RUNTIME_DIR/scenariod/control.sock, else /tmp/scenariod-<uid>/control.sock. \
         SIGHUP re-reads the scenarios; SIGTERM drains requests and exits 0.
         """,
@@ -25,6 +27,9 @@ struct Scenariod: AsyncParsableCommand {
 
     @Option(name: .customLong("scenarios"), help: ArgumentHelp("A directory of scenario directories; repeat it, later ones override.", valueName: "dir"))
     var scenarioDirectories: [String] = []
+
+    @Option(name: .customLong("state-directory"), help: ArgumentHelp("Where durable key-value stores and recorded scenarios are kept.", valueName: "dir"))
+    var stateDirectory: String?
 
     @Option(help: ArgumentHelp("The control socket to create.", valueName: "path"))
     var socket: String?
@@ -55,11 +60,13 @@ struct Scenariod: AsyncParsableCommand {
         let logger = Logger(label: "scenariod")
         let notifier = ServiceNotifier()
 
-        let directories = resolvedScenarioDirectories()
+        let state = resolvedStateDirectory()
+        let directories = resolvedScenarioDirectories() + recordingsDirectory(in: state, logger: logger)
         let models = ModelRegistry.builtIn
         let catalog = ScenarioCatalog.load(from: directories, models: models.names)
         ScenarioReloader.logProblems(of: catalog, logger: logger)
-        let host = ScenarioHost(catalog: catalog, models: models, journalCapacity: journalCapacity, logger: logger)
+        let host = ScenarioHost(catalog: catalog, models: models, journalCapacity: journalCapacity,
+                                stateDirectory: state, logger: logger)
 
         if let scenario {
             do {
@@ -111,6 +118,27 @@ struct Scenariod: AsyncParsableCommand {
         if !scenarioDirectories.isEmpty { return scenarioDirectories.map { URL(fileURLWithPath: $0) } }
         let system = ["/usr/share/scenariod/scenarios", "/etc/scenariod/scenarios"].filter { FileManager.default.fileExists(atPath: $0) }
         return (system.isEmpty ? ["scenarios"] : system).map { URL(fileURLWithPath: $0) }
+    }
+
+    private func resolvedStateDirectory() -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let stateDirectory { return URL(fileURLWithPath: stateDirectory) }
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first { return URL(fileURLWithPath: String(state)) }
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return URL(fileURLWithPath: state).appendingPathComponent("scenariod") }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state/scenariod")
+    }
+
+    /// The recordings directory, created if need be, as the last scenarios directory; none when it cannot be made
+    /// (the daemon still runs; saving a recording then fails with the reason).
+    private func recordingsDirectory(in state: URL, logger: Logger) -> [URL] {
+        let directory = ScenarioHost.recordings(in: state)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return [directory]
+        } catch {
+            logger.warning("cannot create \(directory.path) for recorded scenarios: \(error.localizedDescription); recordings cannot be saved")
+            return []
+        }
     }
 
     private func resolvedListener(inheritedSockets: [Int32]) throws -> ControlServer.Listener {

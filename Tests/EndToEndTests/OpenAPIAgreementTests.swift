@@ -49,7 +49,21 @@ import Yams
         Call(operationId: "clearJournal", method: "DELETE", path: "/v1/sessions/s1/journal", status: 204),
         Call(operationId: "resetSession", method: "POST", path: "/v1/sessions/s1/reset", status: 200),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/offline-1", status: 204),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"agreement-record","id":"rec1"}"#, status: 201),
+        Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"agreement-recorded"}"#, status: 201),
     ]
+
+    /// A recording scenario on the system clock whose requests go to a loopback port nothing listens on
+    /// (port 1), so recording never leaves the machine: it records a refused connection.
+    static let recordScenario = """
+        description: Records FeedReader; the feed's origin is sent to a closed loopback port.
+        model: FeedReader
+        clock: system
+        network:
+          mode: record
+          forward:
+            https://www.cocoawithlove.com: http://127.0.0.1:1
+        """
 
     /// Bad requests, each answered with the documented status and error code.
     static let refusals: [Call] = [
@@ -76,10 +90,18 @@ import Yams
         Call(operationId: "deleteKey", method: "DELETE", path: "/v1/sessions/s1/kv/missing", status: 404, code: "unknownKey"),
         Call(operationId: "getState", method: "GET", path: "/v1/sessions/no-such/state", status: 404, code: "unknownSession"),
         Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/no-such/journal", status: 404, code: "unknownSession"),
+        Call(operationId: "advanceClock", method: "POST", path: "/v1/sessions/rec1/clock/advance", body: #"{"by":"1s"}"#, status: 409, code: "clockNotMovable"),
+        Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/s1/recording", body: #"{"name":"x"}"#, status: 409, code: "notRecording"),
+        Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"agreement-recorded"}"#, status: 409, code: "scenarioExists"),
+        Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"../escape"}"#, status: 400, code: "invalidScenarioName"),
+        Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{}"#, status: 400, code: "invalidRequest"),
     ]
 
     @Test func everyOperationAnswersAsTheDocumentSays() async throws {
-        let daemon = try await RunningDaemon.start()
+        let extra = try Binaries.temporaryDirectory()
+        try FileManager.default.createDirectory(at: extra.appendingPathComponent("agreement-record"), withIntermediateDirectories: true)
+        try Self.recordScenario.write(to: extra.appendingPathComponent("agreement-record/scenario.yaml"), atomically: true, encoding: .utf8)
+        let daemon = try await RunningDaemon.start(["--scenarios", extra.path])
         var exchanges: [Exchange] = []
         for call in Self.calls + Self.refusals {
             let response = try await CurlTransport.request(call.method, call.path, body: call.body, socket: daemon.socket)
@@ -108,7 +130,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 23)
+        #expect(documented.count == 24)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

@@ -14,7 +14,8 @@ final class RunningDaemon: Sendable {
 
     /// Starts the daemon and waits for READY=1.
     /// - Parameters:
-    ///   - arguments: Extra flags (`--scenario offline-demo`, …); `--scenarios`, `--socket` and `--log-target` are set.
+    ///   - arguments: Extra flags (`--scenario offline-demo`, …); `--scenarios`, `--socket`, `--log-target` and
+    ///     `--state-directory` (inside the test's directory) are set.
     ///   - scenarios: The scenario directory to serve.
     static func start(_ arguments: [String] = [], scenarios: URL = Binaries.scenarios) async throws -> RunningDaemon {
         let directory = try Binaries.temporaryDirectory()
@@ -34,7 +35,8 @@ final class RunningDaemon: Sendable {
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: Binaries.scenariod)
-        process.arguments = ["--scenarios", scenarios.path, "--socket", socket, "--log-target", "stderr"] + arguments
+        process.arguments = ["--scenarios", scenarios.path, "--socket", socket, "--log-target", "stderr",
+                             "--state-directory", directory.appendingPathComponent("state").path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
         for name in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "JOURNAL_STREAM"] { environment[name] = nil }

@@ -13,7 +13,7 @@ trap 'kill $journald 2>/dev/null || true' EXIT
 for _ in $(seq 500); do [ -S /run/systemd/journal/socket ] && break; sleep 0.01; done
 
 socket=$out/j.sock
-"$scenariod" --scenarios "$scenarios" --socket "$socket" --log-target journal &
+"$scenariod" --scenarios "$scenarios" --socket "$socket" --log-target journal --state-directory "$out/state" &
 daemon=$!
 for _ in $(seq 500); do [ -S "$socket" ] && break; sleep 0.01; done
 api() { curl --silent --show-error --fail-with-body --unix-socket "$socket" -H 'Content-Type: application/json' "$@"; echo; }

@@ -9,6 +9,8 @@ import Testing
         "bad-duration", "status-out-of-range", "status-not-a-number", "url-and-url-pattern", "url-with-query",
         "body-and-body-file", "fixture-absolute-path", "fixture-escapes-by-dotdot", "response-and-responses",
         "no-response", "empty-responses", "unknown-fault", "unknown-model", "routes-not-a-list", "route-without-name",
+        "bad-network-mode", "bad-store", "forward-not-an-origin", "live-route-with-response", "record-with-routes",
+        "system-clock-with-start", "unmatched-in-live-mode",
     ]
 
     @Test func everyShippedScenarioValidates() throws {

@@ -68,7 +68,8 @@ def scenariod_socket():
     with tempfile.TemporaryDirectory(prefix="scenariod-py-") as directory:
         socket = os.path.join(directory, "control.sock")
         daemon = subprocess.Popen([binary, "--scenarios", str(REPOSITORY / "scenarios"), "--socket", socket,
-                                   "--log-target", "stderr", "--log-level", "warning"])
+                                   "--log-target", "stderr", "--log-level", "warning",
+                                   "--state-directory", os.path.join(directory, "state")])
         for _ in range(3000):
             if os.path.exists(socket) or daemon.poll() is not None:
                 break

@@ -7,7 +7,7 @@ binary=${1:-$repository/.build/debug/scenariod}
 directory=$(mktemp -d /tmp/scenariod-pytest-XXXX)
 # The daemon logs to a file, shown only when a test fails, so pytest's output stays readable.
 "$binary" --scenarios "$repository/scenarios" --socket "$directory/control.sock" --log-target stderr --log-level warning \
-    2>"$directory/scenariod.log" &
+    --state-directory "$directory/state" 2>"$directory/scenariod.log" &
 daemon=$!
 trap 'kill $daemon 2>/dev/null; wait $daemon 2>/dev/null; rm -rf "$directory"' EXIT
 for _ in $(seq 3000); do [ -S "$directory/control.sock" ] && break; sleep 0.01; done

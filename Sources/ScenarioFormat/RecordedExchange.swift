@@ -1,0 +1,18 @@
+public import Services
+
+/// One request a recording session sent to the live network, and what came back.
+public struct RecordedExchange: Sendable {
+    /// The order the request arrived in (1, 2, 3…), which replay must keep.
+    public var sequence: Int
+    /// The request as the Model made it (before any `forward`).
+    public var request: NetworkRequest
+    /// The response, or the transport error the request got instead.
+    public var result: Result<NetworkResponse, TransportError>
+
+    /// Creates a recorded exchange.
+    public init(sequence: Int, request: NetworkRequest, result: Result<NetworkResponse, TransportError>) {
+        self.sequence = sequence
+        self.request = request
+        self.result = result
+    }
+}

@@ -1,0 +1,279 @@
+public import Foundation
+import HTTPTypes
+import Services
+import Yams
+
+/// A recording turned into a scenario directory: `scenario.yaml` with one route per distinct request and the
+/// response bodies as fixture files.
+///
+/// Identical requests (method, URL, query, JSON body) that got different answers become one route with ordered
+/// `responses`, so replay gives the first request the first answer, the second the second: a POST that changes
+/// what a later GET returns replays the same way. `Authorization`, `Cookie` and `Set-Cookie` values are left out
+/// unless `keepSecrets` is set.
+public struct RecordedScenario: Sendable {
+    /// The header fields whose values are secrets.
+    public static let secretHeaders: Set<String> = ["authorization", "cookie", "set-cookie"]
+    /// What a redacted value reads.
+    public static let redacted = "<redacted>"
+    /// Response fields that describe one connection, not the resource; replay would send them wrongly.
+    static let connectionHeaders: Set<String> = [
+        "connection", "keep-alive", "transfer-encoding", "content-length", "date", "upgrade", "te", "trailer",
+        "proxy-authenticate", "proxy-connection",
+    ]
+
+    /// The new scenario's name (its directory name).
+    public var name: String
+    /// The files to write, by path relative to the scenario directory: `scenario.yaml` and `fixtures/…`.
+    public private(set) var files: [String: Data] = [:]
+    /// How many routes the scenario has.
+    public private(set) var routeCount = 0
+
+    /// Builds the scenario.
+    /// - Parameters:
+    ///   - name: The new scenario's name.
+    ///   - source: The scenario the recording session ran (its Model, clock and seed are kept).
+    ///   - session: The recording session's id, for the description.
+    ///   - exchanges: What the session recorded, in any order; they are sorted by arrival.
+    ///   - startedAt: When the session started, on its clock: a recording on the system clock replays frozen there.
+    ///   - keepSecrets: Keep `Authorization`, `Cookie` and `Set-Cookie` values (and match on the first two).
+    public init(name: String, source: Scenario, session: String, exchanges: [RecordedExchange], startedAt: Date,
+                keepSecrets: Bool = false) {
+        self.name = name
+        let ordered = exchanges.sorted { $0.sequence < $1.sequence }
+        var routes: [RouteDraft] = []
+        var index: [RouteDraft.Key: Int] = [:]
+        for exchange in ordered {
+            let key = RouteDraft.Key(exchange.request, keepSecrets: keepSecrets)
+            if let existing = index[key] {
+                routes[existing].answers.append(answer(exchange, keepSecrets: keepSecrets))
+            } else {
+                index[key] = routes.count
+                routes.append(RouteDraft(key: key, firstSequence: exchange.sequence, answers: [answer(exchange, keepSecrets: keepSecrets)]))
+            }
+        }
+        // A route matches requests with more query items or body keys too, so the more specific routes of one
+        // method and URL go first; otherwise recorded order.
+        let firstOfURL = Dictionary(routes.map { ("\($0.key.method) \($0.key.url)", $0.firstSequence) }) { min($0, $1) }
+        routes.sort {
+            let left = (firstOfURL["\($0.key.method) \($0.key.url)"]!, -$0.key.query.count, -$0.key.bodyText.count, $0.firstSequence)
+            let right = (firstOfURL["\($1.key.method) \($1.key.url)"]!, -$1.key.query.count, -$1.key.bodyText.count, $1.firstSequence)
+            return left < right
+        }
+        routeCount = routes.count
+        var usedNames: Set<String> = []
+        let routeNodes = routes.map { route -> Node in
+            let name = uniqueName(route.key, used: &usedNames)
+            return routeNode(route, name: name)
+        }
+        files["scenario.yaml"] = scenarioYAML(source: source, session: session, requests: ordered.count,
+                                              startedAt: startedAt, keepSecrets: keepSecrets, routes: routeNodes)
+    }
+
+    /// Writes the scenario as `root/NAME`, all at once: into a hidden directory first, renamed when complete,
+    /// so a reload never sees half a scenario.
+    /// - Returns: the new scenario directory.
+    /// - Throws: `CocoaError(.fileWriteFileExists)` when `root/NAME` exists; file system errors otherwise.
+    public func write(into root: URL) throws -> URL {
+        let target = root.appendingPathComponent(name)
+        guard !FileManager.default.fileExists(atPath: target.path) else {
+            throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: target.path])
+        }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let staging = root.appendingPathComponent(".\(name).partial-\(UUID().uuidString)")
+        do {
+            for (path, data) in files {
+                let file = staging.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: file)
+            }
+            try FileManager.default.moveItem(at: staging, to: target)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw error
+        }
+        return target
+    }
+
+    // MARK: Routes
+
+    private struct RouteDraft {
+        struct Key: Hashable {
+            var method: String
+            var url: String
+            var query: [String: String]
+            var body: JSONValue?
+            var bodyText: String
+            var headers: [String: String]
+
+            init(_ request: NetworkRequest, keepSecrets: Bool) {
+                method = request.head.method.rawValue
+                let components = URLComponents(string: request.url)
+                var bare = components
+                bare?.query = nil
+                url = bare?.string ?? request.url
+                query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { _, last in last }
+                // Only a JSON body can be matched; requests with other bodies share a route and its order.
+                body = request.body.isEmpty ? nil : try? JSONValue(json: request.body)
+                bodyText = body.map { String(decoding: $0.jsonData, as: UTF8.self) } ?? ""
+                headers = [:]
+                if keepSecrets {
+                    for field in request.head.headerFields where ["authorization", "cookie"].contains(field.name.canonicalName) {
+                        headers[field.name.rawName] = field.value
+                    }
+                }
+            }
+        }
+
+        var key: Key
+        var firstSequence: Int
+        var answers: [Answer]
+    }
+
+    private struct Answer: Equatable {
+        var status: Int?
+        var headers: [(String, String)]
+        var body: Data
+        var fault: TransportError?
+        var sequence: Int
+        var path: String
+
+        static func == (left: Answer, right: Answer) -> Bool {
+            left.status == right.status && left.fault == right.fault && left.body == right.body
+                && left.headers.map { "\($0.0): \($0.1)" } == right.headers.map { "\($0.0): \($0.1)" }
+        }
+    }
+
+    private func answer(_ exchange: RecordedExchange, keepSecrets: Bool) -> Answer {
+        switch exchange.result {
+        case .failure(let error):
+            return Answer(status: nil, headers: [], body: Data(), fault: error, sequence: exchange.sequence, path: "")
+        case .success(let response):
+            var headers: [(String, String)] = []
+            for field in response.head.headerFields where !Self.connectionHeaders.contains(field.name.canonicalName) {
+                let value = !keepSecrets && Self.secretHeaders.contains(field.name.canonicalName) ? Self.redacted : field.value
+                if let index = headers.firstIndex(where: { $0.0.lowercased() == field.name.canonicalName }) {
+                    headers[index].1 += ", " + value
+                } else {
+                    headers.append((field.name.rawName, value))
+                }
+            }
+            let path = URLComponents(string: exchange.request.url)?.path ?? ""
+            return Answer(status: response.head.status.code, headers: headers, body: response.body, fault: nil,
+                          sequence: exchange.sequence, path: path)
+        }
+    }
+
+    private mutating func routeNode(_ route: RouteDraft, name: String) -> Node {
+        var request: [(Node, Node)] = [("method", .init(route.key.method)), ("url", Self.text(route.key.url))]
+        if !route.key.query.isEmpty { request.append(("query", Self.textMapping(route.key.query))) }
+        if !route.key.headers.isEmpty { request.append(("headers", Self.textMapping(route.key.headers))) }
+        if let body = route.key.body { request.append(("body", Self.node(body))) }
+        var pairs: [(Node, Node)] = [("name", Self.text(name)), ("request", .mapping(.init(request)))]
+        // Answers all alike make one response; otherwise the sequence as recorded, the last one repeating.
+        if route.answers.allSatisfy({ $0 == route.answers[0] }) {
+            pairs.append(("response", responseNode(route.answers[0])))
+        } else {
+            pairs.append(("responses", .sequence(.init(route.answers.map { responseNode($0) }))))
+        }
+        return .mapping(.init(pairs))
+    }
+
+    private mutating func responseNode(_ answer: Answer) -> Node {
+        if let fault = answer.fault { return .mapping(.init([("fault", .init(fault.rawValue))])) }
+        var pairs: [(Node, Node)] = [("status", .init(String(answer.status ?? 200)))]
+        if !answer.headers.isEmpty {
+            pairs.append(("headers", .mapping(.init(answer.headers.map { (Self.text($0.0), Self.text($0.1)) }))))
+        }
+        if !answer.body.isEmpty {
+            let file = fixtureName(answer)
+            files[file] = answer.body
+            pairs.append(("bodyFile", Self.text(file)))
+        }
+        return .mapping(.init(pairs))
+    }
+
+    /// `fixtures/003-feed.json`: the request's sequence number, its last path component, an extension from the type.
+    private func fixtureName(_ answer: Answer) -> String {
+        let type = answer.headers.first { $0.0.lowercased() == "content-type" }?.1.lowercased() ?? ""
+        let ext = type.contains("json") ? "json" : type.contains("html") ? "html" : type.hasPrefix("text/") ? "txt" : "bin"
+        var stem = (answer.path as NSString).lastPathComponent
+        stem = (stem as NSString).deletingPathExtension
+        stem = String(stem.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(40))
+        let number = String(answer.sequence).leftPadded(to: 3)
+        return "fixtures/\(number)-\(stem.isEmpty || stem == "-" ? "response" : stem).\(ext)"
+    }
+
+    private func uniqueName(_ key: RouteDraft.Key, used: inout Set<String>) -> String {
+        let path = URLComponents(string: key.url)?.path ?? ""
+        let last = (path as NSString).lastPathComponent
+        let stem = ((last as NSString).deletingPathExtension).lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        var base = "\(key.method.lowercased())-\(stem.isEmpty || String(stem) == "-" ? "root" : String(stem))"
+        base = base.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        var name = base
+        var counter = 2
+        while used.contains(name) {
+            name = "\(base)-\(counter)"
+            counter += 1
+        }
+        used.insert(name)
+        return name
+    }
+
+    // MARK: The file
+
+    private func scenarioYAML(source: Scenario, session: String, requests: Int, startedAt: Date, keepSecrets: Bool,
+                              routes: [Node]) -> Data {
+        let instant = { (date: Date) in date.formatted(.iso8601) }
+        var top: [(Node, Node)] = [
+            ("description", Self.text("Recorded from session '\(session)' of '\(source.name)': \(requests) request\(requests == 1 ? "" : "s") from \(instant(startedAt)).")),
+            ("model", Self.text(source.model)),
+        ]
+        let start = source.clock.mode == .system ? startedAt : source.clock.start
+        let mode = source.clock.mode == .system ? "frozen" : source.clock.mode.rawValue
+        top.append(("clock", .mapping(.init([("start", .init(instant(start))), ("mode", .init(mode))]))))
+        if !source.seed.isEmpty {
+            let seed = source.seed.keys.sorted().map { key in
+                (Self.text(key), Self.node((try? JSONValue(json: source.seed[key]!)) ?? .string(String(decoding: source.seed[key]!, as: UTF8.self))))
+            }
+            top.append(("keyValue", .mapping(.init([("seed", .mapping(.init(seed)))]))))
+        }
+        top.append(("network", .mapping(.init([("unmatched", "connectionRefused"), ("routes", .sequence(.init(routes)))]))))
+        let header = """
+        # Recorded by scenariod on \(instant(Date())); replays without a network.
+        # Each route answers in the order the responses were recorded.\(keepSecrets ? "" : "\n# Authorization, Cookie and Set-Cookie values were left out (save with --keep-secrets to keep them).")
+
+        """
+        let body = (try? Yams.serialize(node: .mapping(.init(top)), width: -1, allowUnicode: true)) ?? ""
+        return Data((header + body).utf8)
+    }
+
+    /// A string that stays a string when read back (`"123"`, `"true"` and `"null"` are quoted).
+    static func text(_ string: String) -> Node {
+        let plain = Node(string)
+        let readsBack = (try? Yams.compose(yaml: string)).flatMap { $0 }
+        let needsQuotes = readsBack?.tag.rawValue != Tag.Name.str.rawValue || readsBack?.scalar?.string != string
+        return needsQuotes ? Node(string, Tag(.str), .doubleQuoted) : plain
+    }
+
+    static func textMapping(_ values: [String: String]) -> Node {
+        .mapping(.init(values.keys.sorted().map { (text($0), text(values[$0]!)) }))
+    }
+
+    static func node(_ value: JSONValue) -> Node {
+        switch value {
+        case .null: Node("null", Tag(.null))
+        case .bool(let flag): Node(flag ? "true" : "false", Tag(.bool))
+        case .int(let number): Node(String(number), Tag(.int))
+        case .double(let number): Node(String(number), Tag(.float))
+        case .string(let string): text(string)
+        case .array(let items): .sequence(.init(items.map(node)))
+        case .object(let members): .mapping(.init(members.keys.sorted().map { (text($0), node(members[$0]!)) }))
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

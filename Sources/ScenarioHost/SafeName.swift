@@ -1,0 +1,12 @@
+/// The rules for client-chosen names (session ids, names of recorded scenarios): safe in URL paths, file names
+/// and journal fields, and never a path that leaves its directory.
+enum SafeName {
+    static let maxLength = 64
+
+    static func validate(_ name: String, what: String = "session id", code: HostError.Code = .invalidSessionID) throws(HostError) {
+        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+        guard !name.isEmpty, name.count <= maxLength, allowed, name.first != ".", name.first != "-" else {
+            throw HostError(code, "\(what) '\(name.prefix(80))' is not allowed; use 1 to \(maxLength) letters, digits, '.', '_' or '-', starting with a letter or digit.")
+        }
+    }
+}
