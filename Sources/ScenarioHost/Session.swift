@@ -61,11 +61,15 @@ public actor Session {
         logger.info("session reset to the scenario's start")
     }
 
-    /// Stops the Model and ends every event stream.
+    /// Stops the Model and ends every event stream. Work in flight (an action waiting on the live network) is
+    /// cancelled first, so closing never waits for a slow server.
     func close() async {
+        let current = runtime
+        await current?.stop()
         await takeTurn()
         defer { endTurn() }
-        await runtime?.stop()
+        // A reset that held the turn meanwhile built a new generation: stop that one too.
+        if let runtime, runtime.clock !== current?.clock { await runtime.stop() }
         runtime = nil
         events.finish()
     }

@@ -1,0 +1,110 @@
+"""A real HTTP server on 127.0.0.1 that plays the FeedReader feed and the bus-ratings API, for live tests.
+
+It keeps state (a rating changes once one is submitted), so recordings have cause and effect to keep, and it
+records every request it got, so tests can prove what did and did not reach the network.
+"""
+import json
+import pathlib
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+FEED = (REPOSITORY / "scenarios/first-launch/fixtures/feed.json").read_bytes()
+
+
+class LoopbackServer:
+    def __init__(self):
+        self.requests = []  # (method, path, headers dict, body bytes)
+        self.feed_mode = "ok"  # ok | error | slow | hold
+        self.hold = threading.Event()
+        self.ratings = [4, 5]
+        self.tokens = {}
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def _body(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                return self.rfile.read(length) if length else b""
+
+            def _send(self, status, body=b"", content_type="application/json", extra=()):
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                for name, value in extra:
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self):
+                server._log(self, b"")
+                if self.path == "/feed.json":
+                    if server.feed_mode == "error":
+                        return self._send(500, b"feed generator crashed", "text/plain")
+                    if server.feed_mode == "slow":
+                        time.sleep(3)
+                    if server.feed_mode == "hold":
+                        server.hold.wait(60)
+                    return self._send(200, FEED, "application/feed+json")
+                if self.path == "/v1/rating":
+                    if server._user(self) is None:
+                        return self._send(401, json.dumps({"message": "Sign in first."}).encode())
+                    with server._lock:
+                        ratings = list(server.ratings)
+                    summary = {"average": round(sum(ratings) / len(ratings), 2), "count": len(ratings)}
+                    return self._send(200, json.dumps(summary).encode())
+                self._send(404, json.dumps({"message": f"no {self.path}"}).encode())
+
+            def do_POST(self):
+                body = self._body()
+                server._log(self, body)
+                if self.path == "/v1/session":
+                    credentials = json.loads(body or b"{}")
+                    if credentials.get("password") != "correct horse":
+                        return self._send(403, json.dumps({"message": "Unknown user or wrong password."}).encode())
+                    token = f"tok-{credentials.get('user')}-secret"
+                    with server._lock:
+                        server.tokens[token] = credentials.get("user")
+                    return self._send(201, json.dumps({"token": token}).encode(),
+                                      extra=[("Set-Cookie", "sid=cookie-secret; HttpOnly")])
+                if self.path == "/v1/ratings":
+                    if server._user(self) is None:
+                        return self._send(401, json.dumps({"message": "Sign in first."}).encode())
+                    rating = json.loads(body or b"{}")
+                    with server._lock:
+                        server.ratings.append(rating.get("driver", 0))
+                    return self._send(204, b"")
+                self._send(404, json.dumps({"message": f"no {self.path}"}).encode())
+
+        class Server(ThreadingHTTPServer):
+            def handle_error(self, request, client_address):
+                pass  # a client that hung up (a timeout or a cancelled request being tested) is expected here
+
+        self._server = Server(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def _log(self, handler, body):
+        with self._lock:
+            self.requests.append((handler.command, handler.path, dict(handler.headers), body))
+
+    def _user(self, handler):
+        authorization = handler.headers.get("Authorization", "")
+        with self._lock:
+            return self.tokens.get(authorization.removeprefix("Bearer "))
+
+    def paths(self):
+        with self._lock:
+            return [f"{method} {path}" for method, path, _, _ in self.requests]
+
+    def close(self):
+        self._server.shutdown()
+        self._server.server_close()

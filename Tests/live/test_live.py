@@ -1,0 +1,239 @@
+"""Live, mixed and recorded scenarios through the real daemon, against a loopback server; never the internet."""
+import json
+import sqlite3
+import subprocess
+import threading
+import time
+
+import yaml
+
+from daemon import SCENARIOCTL
+
+FEED_ITEMS = 4  # scenarios/first-launch/fixtures/feed.json
+
+
+def live_feed(origin, extra=""):
+    return f"""
+description: The shipped live scenario, its feed origin sent to the test's loopback server.
+extends: live
+network:
+  forward:
+    https://www.cocoawithlove.com: {origin}
+{extra}"""
+
+
+def test_the_live_scenario_reads_a_real_server_and_keeps_read_marks_on_disk(loopback, daemon_with, tmp_path):
+    scenarios = {"live-loopback": live_feed(loopback.origin)}
+    daemon = daemon_with(scenarios, directory=tmp_path / "d")
+    session = daemon.session("live-loopback", "a")
+    state = daemon.state(session)
+    assert len(state["items"]) == FEED_ITEMS and "error" not in state, state
+    assert loopback.paths() == ["GET /feed.json"]
+    [entry] = daemon.journal(session)
+    assert entry["live"] is True and entry["status"] == 200 and "route" not in entry, entry
+
+    url = state["items"][0]["url"]
+    assert daemon.act(session, "setIsRead", url=url, value=True)["items"][0]["isRead"] is True
+    refused = daemon.call("POST", f"/v1/sessions/{session}/clock/advance", json={"by": "1m"}, expect=409).json()
+    assert refused["code"] == "clockNotMovable", refused
+
+    # The read mark is in a database file that outlives the daemon.
+    daemon.stop()
+    again = daemon_with(scenarios, directory=tmp_path / "d")
+    restarted = again.session("live-loopback", "b")
+    assert [item["isRead"] for item in again.state(restarted)["items"] if item["url"] == url] == [True]
+    database = sqlite3.connect(tmp_path / "d/state/stores/live-loopback.sqlite")
+    assert database.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert json.loads(database.execute("SELECT value FROM entries WHERE key = 'readItems'").fetchone()[0]) == [url]
+    database.close()
+
+
+def test_server_errors_timeouts_and_refusals_reach_the_model_as_the_services_protocol_says(loopback, daemon_with):
+    closed = f"http://127.0.0.1:{free_port()}"
+    daemon = daemon_with({
+        "live-loopback": live_feed(loopback.origin, "  timeouts:\n    read: 300ms\n"),
+        "live-refused": live_feed(closed),
+    })
+    loopback.feed_mode = "error"
+    error = daemon.state(daemon.session("live-loopback", "error"))["error"]
+    assert error == "The feed server answered 500.", error
+
+    loopback.feed_mode = "slow"
+    timed_out = daemon.session("live-loopback", "slow")
+    assert daemon.state(timed_out)["error"] == "Could not load the feed: The request timed out."
+    assert daemon.journal(timed_out)[0]["fault"] == "timeout"
+
+    refused = daemon.session("live-refused", "refused")
+    assert daemon.state(refused)["error"] == "Could not load the feed: The server refused the connection."
+    assert daemon.journal(refused)[0] == {**daemon.journal(refused)[0], "fault": "connectionRefused", "live": True}
+
+
+def test_deleting_a_session_cancels_its_request_in_flight(loopback, daemon_with):
+    loopback.feed_mode = "ok"
+    daemon = daemon_with({"live-loopback": live_feed(loopback.origin)})
+    session = daemon.session("live-loopback", "held")
+    arrived = len(loopback.requests)
+    loopback.feed_mode = "hold"  # the server keeps the next request open until the test ends
+    loopback.hold = threading.Event()
+    outcome = {}
+    action = threading.Thread(target=lambda: outcome.update(
+        response=daemon.http.post(f"/v1/sessions/{session}/actions/reload", json={})))
+    action.start()
+    wait_until(lambda: len(loopback.requests) > arrived, "the reload reached the server")
+    daemon.call("DELETE", f"/v1/sessions/{session}", expect=204)
+    action.join(timeout=30)
+    loopback.hold.set()
+    assert not action.is_alive(), "the action was still waiting on the server after its session was deleted"
+    assert outcome["response"].status_code in (200, 404), outcome["response"].text
+
+
+def test_mixed_mode_sends_only_the_live_route_out(loopback, daemon_with):
+    loopback.tokens["tok-alice-secret"] = "alice"
+    scenarios = {"ratings-mixed": ratings_mixed(loopback.origin)}
+    daemon = daemon_with(scenarios)
+    session = daemon.session("ratings-mixed", "m")
+    assert daemon.act(session, "signIn", user="alice", password="correct horse")["user"] == "alice"
+    assert daemon.act(session, "fetchRating")["rating"] == {"average": 4.5, "count": 2}
+    rated = daemon.act(session, "rate", driver=5, bus=4)
+    assert rated["error"] == "Could not reach the ratings service: The server refused the connection.", rated
+    assert loopback.paths() == ["GET /v1/rating"], "only the live route may reach the network"
+
+    sign_in, rating, rate = daemon.journal(session)
+    assert sign_in["route"] == "sign-in" and "live" not in sign_in
+    assert rating["route"] == "rating" and rating["live"] is True and rating["status"] == 200
+    assert "route" not in rate and "live" not in rate and rate["fault"] == "connectionRefused"
+    assert rate["nearMisses"][0]["route"] in ("sign-in", "rating")
+
+
+def test_mixed_mode_without_a_network_fails_the_live_route_and_keeps_the_fakes(loopback, daemon_with):
+    daemon = daemon_with({"ratings-mixed": ratings_mixed(loopback.origin)}, no_network=True)
+    session = daemon.session("ratings-mixed", "offline")
+    assert daemon.act(session, "signIn", user="alice", password="correct horse")["user"] == "alice"
+    failed = daemon.act(session, "fetchRating")
+    assert failed["error"] == "Could not reach the ratings service: The network is offline.", failed
+    assert [entry.get("fault") for entry in daemon.journal(session)] == [None, "offline"]
+    assert loopback.paths() == []
+
+
+def test_a_recorded_feedreader_session_replays_to_the_same_bytes(loopback, daemon_with):
+    daemon = daemon_with({"feed-record": record(loopback.origin, "FeedReader", "https://www.cocoawithlove.com")})
+    recording = daemon.session("feed-record", "rec")
+    url = daemon.state(recording)["items"][1]["url"]
+    actions = [("reload", {}), ("setIsRead", {"url": url, "value": True})]
+    recorded = drive(daemon, recording, actions)
+    assert loopback.paths() == ["GET /feed.json", "GET /feed.json"]
+
+    saved = daemon.call("POST", f"/v1/sessions/{recording}/recording", json={"name": "feed-recorded"}, expect=201).json()
+    assert saved["routes"] == 1 and saved["files"] == 2, saved
+    check_validates(saved["directory"])
+    assert daemon.call("GET", "/v1/scenarios/feed-recorded", expect=200).json()["network"] == "fake"
+
+    replay = daemon.session("feed-recorded", "replay")
+    assert drive(daemon, replay, actions) == recorded
+    assert len(loopback.requests) == 2, "replay must not reach the network"
+
+
+def test_a_recorded_ratings_session_keeps_cause_and_effect_and_redacts_secrets(loopback, daemon_with):
+    daemon = daemon_with({"ratings-record": record(loopback.origin, "Ratings", "https://api.busratings.example")})
+    recording = daemon.session("ratings-record", "rec")
+    actions = [("signIn", {"user": "alice", "password": "correct horse"}), ("fetchRating", {}),
+               ("rate", {"driver": 2, "bus": 3}), ("fetchRating", {})]
+    recorded = drive(daemon, recording, actions)
+    assert json.loads(recorded)["rating"] == {"average": 3.67, "count": 3}, "the POST changed what the GET returns"
+
+    saved = daemon.call("POST", f"/v1/sessions/{recording}/recording", json={"name": "ratings-recorded"}, expect=201).json()
+    text = (saved_path(saved) / "scenario.yaml").read_text()
+    scenario = yaml.safe_load(text)
+    rating = next(route for route in scenario["network"]["routes"] if route["request"]["url"].endswith("/v1/rating"))
+    assert len(rating["responses"]) == 2, "the same GET with two answers is a sequence in recorded order"
+    assert "Bearer" not in text and "cookie-secret" not in text and "<redacted>" in text
+    check_validates(saved["directory"])
+    assert drive(daemon, daemon.session("ratings-recorded", "replay"), actions) == recorded
+
+    kept = daemon.call("POST", f"/v1/sessions/{recording}/recording",
+                       json={"name": "ratings-secrets", "keepSecrets": True}, expect=201).json()
+    secret_text = (saved_path(kept) / "scenario.yaml").read_text()
+    assert "Bearer tok-alice-secret" in secret_text and "cookie-secret" in secret_text
+    assert drive(daemon, daemon.session("ratings-secrets", "replay-secrets"), actions) == recorded
+
+
+def test_saving_is_refused_clearly(loopback, daemon_with):
+    daemon = daemon_with({"feed-record": record(loopback.origin, "FeedReader", "https://www.cocoawithlove.com")})
+    daemon.session("offline-demo", "fake")
+    refused = daemon.call("POST", "/v1/sessions/fake/recording", json={"name": "x"}, expect=409).json()
+    assert refused["code"] == "notRecording" and "network: record" in refused["message"]
+    daemon.session("feed-record", "rec")
+    taken = daemon.call("POST", "/v1/sessions/rec/recording", json={"name": "offline-demo"}, expect=409).json()
+    assert taken["code"] == "scenarioExists"
+    for name in ["../escape", "a/b", ".hidden", "x" * 65]:
+        bad = daemon.call("POST", "/v1/sessions/rec/recording", json={"name": name}, expect=400).json()
+        assert bad["code"] == "invalidScenarioName", bad
+
+
+def ratings_mixed(origin):
+    return f"""
+description: Sign-in is fake, the rating comes from the real server, and nothing else may go out.
+model: Ratings
+clock:
+  start: 2026-11-01T09:00:00Z
+network:
+  forward:
+    https://api.busratings.example: {origin}
+  routes:
+    - name: sign-in
+      request:
+        method: POST
+        url: https://api.busratings.example/v1/session
+      response:
+        status: 201
+        body: {{ token: tok-alice-secret }}
+    - name: rating
+      live: true
+      request:
+        method: GET
+        url: https://api.busratings.example/v1/rating
+"""
+
+
+def record(origin, model, upstream):
+    return f"""
+description: Records {model} against the test's loopback server.
+model: {model}
+clock:
+  start: 2026-11-01T09:00:00Z
+network:
+  mode: record
+  forward:
+    {upstream}: {origin}
+"""
+
+
+def drive(daemon, session, actions):
+    """Performs the actions and returns the state's bytes as the daemon sent them."""
+    for action, arguments in actions:
+        daemon.act(session, action, **arguments)
+    return daemon.call("GET", f"/v1/sessions/{session}/state", expect=200).text
+
+
+def saved_path(saved):
+    import pathlib
+    return pathlib.Path(saved["directory"])
+
+
+def check_validates(directory):
+    result = subprocess.run([SCENARIOCTL, "validate", directory], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def free_port():
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until(condition, what, limit=30):
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        time.sleep(0.005)
