@@ -9,9 +9,13 @@ public struct ControlConfiguration: Sendable {
     public var defaultSession: String?
     /// Re-reads the scenario directories (the daemon's SIGHUP path, so both log and notify alike).
     public var reload: @Sendable () async -> ScenarioCatalog
+    /// Who may use the socket beyond its file mode.
+    public var access: AccessPolicy
 
     /// Creates a configuration.
-    public init(version: String, defaultSession: String?, reload: @escaping @Sendable () async -> ScenarioCatalog) {
+    public init(version: String, defaultSession: String?, access: AccessPolicy = .open,
+                reload: @escaping @Sendable () async -> ScenarioCatalog) {
+        self.access = access
         self.version = version
         self.defaultSession = defaultSession
         self.reload = reload

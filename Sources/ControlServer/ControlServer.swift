@@ -1,3 +1,4 @@
+import ControlAPI
 import Foundation
 import HummingbirdCore
 import Hummingbird
@@ -55,10 +56,25 @@ public struct ControlServer: Service {
     public func run() async throws {
         let responder = routes.makeRouter().buildResponder()
         let logger = logger
+        let access = routes.configuration.access
         let http = HTTP1Channel(responder: { request, responseWriter, channel in
             let context = BasicRequestContext(source: .init(channel: channel, logger: logger))
-            logger.debug("request \(request.method) \(request.uri.path)")
+            let mutating = request.method != .get && request.method != .head
+            // The kernel's word on who is calling, asked only when it matters: an allow-list or a change to audit.
+            let peer = access.isRestricted || mutating ? await PeerCredentials.of(channel) : nil
             let response: Response
+            if let peer, !access.allows(peer) {
+                logger.warning("refused \(request.method) \(request.uri.path) from \(peer)", metadata: peer.metadata)
+                response = JSONResponse.make(APIErrorBody(code: "notAllowed", message: access.refusal(for: peer)), status: .forbidden)
+                try await responseWriter.write(response: response.head, body: response.body)
+                return
+            }
+            if mutating {
+                logger.info("\(request.method) \(request.uri.path) by \(peer.map(\.description) ?? "an unknown peer")",
+                            metadata: peer?.metadata ?? [:])
+            } else {
+                logger.debug("request \(request.method) \(request.uri.path)")
+            }
             do {
                 response = try await responder.respond(to: request, context: context)
             } catch {
@@ -140,6 +156,13 @@ public struct ControlServer: Service {
         }
         // Nobody answers: stale. Someone answers: another daemon is serving there, leave it alone.
         return connected != 0
+    }
+}
+
+extension PeerCredentials {
+    /// `peer_uid`, `peer_gid` and `peer_pid`: journal fields `PEER_UID`, `PEER_GID`, `PEER_PID`.
+    var metadata: Logger.Metadata {
+        ["peer_uid": "\(uid)", "peer_gid": "\(gid)", "peer_pid": "\(pid)"]
     }
 }
 

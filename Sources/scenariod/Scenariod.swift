@@ -46,6 +46,12 @@ struct Scenariod: AsyncParsableCommand {
     @Option(name: .customLong("journal-capacity"), help: "Requests each session's journal keeps before dropping the oldest.")
     var journalCapacity: Int = RequestJournal.defaultCapacity
 
+    @Option(name: .customLong("allow-uid"), help: ArgumentHelp("Allow this user id to use the socket; repeat it. With any --allow-uid or --allow-group, everyone else gets 403.", valueName: "uid"))
+    var allowedUIDs: [UInt32] = []
+
+    @Option(name: .customLong("allow-group"), help: ArgumentHelp("Allow members of this group (name or id) to use the socket; repeat it.", valueName: "group"))
+    var allowedGroups: [String] = []
+
     @Flag(name: .customLong("exit-with-parent"), help: "Stop when the process that started the daemon exits (for test runs).")
     var exitWithParent = false
 
@@ -76,13 +82,14 @@ struct Scenariod: AsyncParsableCommand {
             }
         }
 
+        let access = try resolvedAccessPolicy()
         let listener = try resolvedListener(inheritedSockets: inheritedSockets)
         let status = StatusLine(host: host, scenario: scenario, socket: listener.description)
         let reloader = ScenarioReloader(host: host, directories: directories, notifier: notifier, status: status, logger: logger)
         let server = ControlServer(
             listener: listener, host: host,
             configuration: ControlConfiguration(version: Self.version, defaultSession: scenario == nil ? nil : "default",
-                                                reload: { await reloader.reload() }),
+                                                access: access, reload: { await reloader.reload() }),
             logger: logger,
             onListening: {
                 let text = await status.text()
@@ -118,6 +125,17 @@ struct Scenariod: AsyncParsableCommand {
         if !scenarioDirectories.isEmpty { return scenarioDirectories.map { URL(fileURLWithPath: $0) } }
         let system = ["/usr/share/scenariod/scenarios", "/etc/scenariod/scenarios"].filter { FileManager.default.fileExists(atPath: $0) }
         return (system.isEmpty ? ["scenarios"] : system).map { URL(fileURLWithPath: $0) }
+    }
+
+    private func resolvedAccessPolicy() throws -> AccessPolicy {
+        let gids = try allowedGroups.map { group -> UInt32 in
+            if let gid = UInt32(group) { return gid }
+            guard let entry = getgrnam(group) else {
+                throw ValidationError("--allow-group \(group): there is no such group; give a group name from /etc/group or a numeric id.")
+            }
+            return entry.pointee.gr_gid
+        }
+        return AccessPolicy(uids: Set(allowedUIDs), gids: Set(gids))
     }
 
     private func resolvedStateDirectory() -> URL {

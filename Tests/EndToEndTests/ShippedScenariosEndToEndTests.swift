@@ -52,7 +52,7 @@ import Testing
         },
     ]
 
-    /// Shipped scenarios that reach the real network; tests never do, so Tests/python/test_live.py drives these
+    /// Shipped scenarios that reach the real network; tests never do, so Tests/system/test_live.py drives these
     /// against a loopback server (through `network.forward`) instead.
     static let liveScenarios: Set = ["live"]
 
