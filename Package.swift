@@ -60,6 +60,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOExtras", package: "swift-nio-extras"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -82,7 +83,7 @@ let package = Package(
         // For test suites: a daemon for the run, a session per test, state and journal assertions.
         .target(name: "ScenarioTesting", dependencies: ["ScenarioClient", "ControlAPI", "Services", "Fakes"]),
         .executableTarget(name: "scenariod", dependencies: [
-            "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd",
+            "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd", "Services",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

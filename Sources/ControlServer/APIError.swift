@@ -18,7 +18,7 @@ struct APIError: Error {
         case .unknownScenario, .unknownSession, .unknownAction, .unknownKey: .notFound
         case .sessionExists, .scenarioExists, .clockNotMovable, .notRecording, .recordingTooLong: .conflict
         case .invalidScenario: .unprocessableContent
-        case .invalidSessionID, .invalidArguments, .invalidScenarioName: .badRequest
+        case .invalidSessionID, .invalidArguments, .invalidScenarioName, .invalidKey: .badRequest
         case .storeFailed, .saveFailed: .serviceUnavailable
         }
         self.init(status, error.code.rawValue, error.message)

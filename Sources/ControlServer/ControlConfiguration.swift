@@ -11,11 +11,14 @@ public struct ControlConfiguration: Sendable {
     public var reload: @Sendable () async -> ScenarioCatalog
     /// Who may use the socket beyond its file mode.
     public var access: AccessPolicy
+    /// How long a connection may take to deliver a request head, from opening or from its previous response.
+    public var requestTimeout: Duration
 
     /// Creates a configuration.
-    public init(version: String, defaultSession: String?, access: AccessPolicy = .open,
+    public init(version: String, defaultSession: String?, access: AccessPolicy = .open, requestTimeout: Duration = .seconds(30),
                 reload: @escaping @Sendable () async -> ScenarioCatalog) {
         self.access = access
+        self.requestTimeout = requestTimeout
         self.version = version
         self.defaultSession = defaultSession
         self.reload = reload

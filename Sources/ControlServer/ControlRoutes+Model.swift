@@ -8,7 +8,7 @@ extension ControlRoutes {
         router.post("/v1/sessions/:session/actions/:action") { request, context in
             let arguments = try await JSONBody.value(of: request)
             let session = try await session(context)
-            let state = try await session.perform(try context.parameters.require("action"), arguments: arguments)
+            let state = try await session.perform(try parameter("action", of: context), arguments: arguments)
             return JSONResponse.make(state)
         }
         router.get("/v1/sessions/:session/state") { _, context in
@@ -44,15 +44,15 @@ extension ControlRoutes {
             JSONResponse.make(KeyValueListBody(keys: try await session(context).keyValueKeys()))
         }
         router.get("/v1/sessions/:session/kv/:key") { _, context in
-            JSONResponse.make(try await session(context).keyValue(try context.parameters.require("key")))
+            JSONResponse.make(try await session(context).keyValue(try parameter("key", of: context)))
         }
         router.put("/v1/sessions/:session/kv/:key") { request, context in
             let value = try await JSONBody.value(of: request)
-            try await session(context).setKeyValue(try context.parameters.require("key"), to: value)
+            try await session(context).setKeyValue(try parameter("key", of: context), to: value)
             return JSONResponse.make(value)
         }
         router.delete("/v1/sessions/:session/kv/:key") { _, context in
-            try await session(context).removeKeyValue(try context.parameters.require("key"))
+            try await session(context).removeKeyValue(try parameter("key", of: context))
             return JSONResponse.noContent()
         }
     }

@@ -14,12 +14,12 @@ extension ControlRoutes {
             })
         }
         router.get("/v1/scenarios/:scenario") { _, context in
-            let scenario = try await host.scenario(named: try context.parameters.require("scenario"))
+            let scenario = try await host.scenario(named: try parameter("scenario", of: context))
             return JSONResponse.make(ScenarioDetail(scenario))
         }
         router.post("/v1/sessions/:session/recording") { request, context in
             let body = try await JSONBody.decode(SaveRecordingRequest.self, from: request, fields: ["name", "keepSecrets"], required: ["name"])
-            let saved = try await host.saveRecording(of: try context.parameters.require("session"), as: body.name,
+            let saved = try await host.saveRecording(of: try parameter("session", of: context), as: body.name,
                                                      keepSecrets: body.keepSecrets ?? false)
             let catalog = await configuration.reload()
             guard catalog.scenarios[body.name] != nil else {

@@ -22,7 +22,7 @@ extension ControlRoutes {
             JSONResponse.make(try await SessionBody(try await session(context)))
         }
         router.delete("/v1/sessions/:session") { _, context in
-            try await host.deleteSession(try context.parameters.require("session"))
+            try await host.deleteSession(try parameter("session", of: context))
             return JSONResponse.noContent()
         }
         router.post("/v1/sessions/:session/reset") { request, context in

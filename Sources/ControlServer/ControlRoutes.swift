@@ -35,6 +35,15 @@ struct ControlRoutes: Sendable {
 
     /// The session named in the path.
     func session(_ context: BasicRequestContext) async throws -> Session {
-        try await host.session(try context.parameters.require("session"))
+        try await host.session(try parameter("session", of: context))
+    }
+
+    /// A path parameter, percent-decoded (Hummingbird hands them over as sent), so `a%2Fb` is the key `a/b`.
+    func parameter(_ name: String, of context: BasicRequestContext) throws -> String {
+        let raw = try context.parameters.require(name)
+        guard let decoded = raw.removingPercentEncoding else {
+            throw APIError(.badRequest, "invalidRequest", "the \(name) '\(raw.prefix(80))' in the path is not valid percent-encoding.")
+        }
+        return decoded
     }
 }

@@ -57,6 +57,8 @@ public struct ControlServer: Service {
         let responder = routes.makeRouter().buildResponder()
         let logger = logger
         let access = routes.configuration.access
+        let (seconds, attoseconds) = routes.configuration.requestTimeout.components
+        let requestTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let http = HTTP1Channel(responder: { request, responseWriter, channel in
             let context = BasicRequestContext(source: .init(channel: channel, logger: logger))
             let mutating = request.method != .get && request.method != .head
@@ -83,12 +85,13 @@ public struct ControlServer: Service {
                                              status: .internalServerError)
             }
             try await responseWriter.write(response: response.head, body: response.body)
-        }, configuration: .init(idleTimeout: Self.idleTimeout))
+        }, configuration: .init(additionalChannelHandlers: [RequestTimeoutHandler(timeout: requestTimeout)], idleTimeout: Self.idleTimeout))
 
         let group = MultiThreadedEventLoopGroup.singleton
         let quiescing = ServerQuiescingHelper(group: group)
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
+            // Room for a thousand clients connecting at once (the kernel caps it at net.core.somaxconn).
+            .serverChannelOption(.backlog, value: 4096)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))

@@ -9,6 +9,8 @@ import Services
 enum JSONBody {
     /// The largest request body accepted: 1 MiB.
     static let limit = 1 << 20
+    /// The deepest nesting of arrays and objects accepted; parsers recurse, so depth is bounded before parsing.
+    static let depthLimit = 64
 
     /// The body as a JSON value; an empty body is `{}`.
     static func value(of request: Request) async throws -> JSONValue {
@@ -20,6 +22,9 @@ enum JSONBody {
         }
         guard buffer.readableBytes > 0 else { return .object([:]) }
         let data = Data(buffer.readableBytesView)
+        if let depth = nestingDepth(of: data, exceeding: depthLimit) {
+            throw APIError(.badRequest, "tooDeep", "the request body nests arrays and objects \(depth) or more deep; the limit is \(depthLimit).")
+        }
         do {
             return try JSONValue(json: data)
         } catch {
@@ -50,6 +55,28 @@ enum JSONBody {
         } catch {
             throw APIError(.badRequest, "invalidRequest", "the request body could not be read: \(error)")
         }
+    }
+
+    /// The depth reached once it passes `limit`, or nil when it never does. Brackets inside strings do not count.
+    static func nestingDepth(of data: Data, exceeding limit: Int) -> Int? {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit { return depth }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return nil
     }
 
     private static func describe(_ type: Any.Type) -> String {

@@ -10,6 +10,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownAction
         case invalidArguments
         case unknownKey
+        case invalidKey
         case storeFailed
         case clockNotMovable
         case notRecording

@@ -175,6 +175,7 @@ public actor Session {
     /// The value under `key`.
     /// - Throws: ``HostError`` `.unknownKey` when there is none.
     public func keyValue(_ key: String) async throws(HostError) -> JSONValue {
+        try KeyName.validate(key)
         let store = try live().store
         let data: Data?
         do { data = try await store.data(forKey: key) } catch { throw storeError(error) }
@@ -184,6 +185,7 @@ public actor Session {
 
     /// Stores `value` under `key`. The Model sees it the next time it reads the key.
     public func setKeyValue(_ key: String, to value: JSONValue) async throws(HostError) {
+        try KeyName.validate(key)
         await takeTurn()
         defer { endTurn() }
         let store = try live().store
@@ -194,6 +196,7 @@ public actor Session {
     /// Removes `key`.
     /// - Throws: ``HostError`` `.unknownKey` when there is none.
     public func removeKeyValue(_ key: String) async throws(HostError) {
+        try KeyName.validate(key)
         await takeTurn()
         defer { endTurn() }
         let store = try live().store

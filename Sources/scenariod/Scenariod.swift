@@ -5,6 +5,7 @@ import Logging
 import ScenarioFormat
 import ScenarioHost
 import ServiceLifecycle
+import Services
 import Systemd
 import UnixSignals
 
@@ -52,6 +53,9 @@ struct Scenariod: AsyncParsableCommand {
     @Option(name: .customLong("allow-group"), help: ArgumentHelp("Allow members of this group (name or id) to use the socket; repeat it.", valueName: "group"))
     var allowedGroups: [String] = []
 
+    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Close a connection that sends no complete request head for this long (idle or dripping).", valueName: "duration"))
+    var requestTimeout: String = "30s"
+
     @Flag(name: .customLong("exit-with-parent"), help: "Stop when the process that started the daemon exits (for test runs).")
     var exitWithParent = false
 
@@ -83,13 +87,18 @@ struct Scenariod: AsyncParsableCommand {
         }
 
         let access = try resolvedAccessPolicy()
+        guard let requestTimeout = DurationText.parse(self.requestTimeout), requestTimeout > .zero else {
+            throw ValidationError("--request-timeout \(self.requestTimeout) is not a duration; write one such as 500ms, 10s or 1m.")
+        }
+        OpenFileLimit.raiseToHardLimit(logger: logger)
         let listener = try resolvedListener(inheritedSockets: inheritedSockets)
         let status = StatusLine(host: host, scenario: scenario, socket: listener.description)
         let reloader = ScenarioReloader(host: host, directories: directories, notifier: notifier, status: status, logger: logger)
         let server = ControlServer(
             listener: listener, host: host,
             configuration: ControlConfiguration(version: Self.version, defaultSession: scenario == nil ? nil : "default",
-                                                access: access, reload: { await reloader.reload() }),
+                                                access: access, requestTimeout: requestTimeout,
+                                                reload: { await reloader.reload() }),
             logger: logger,
             onListening: {
                 let text = await status.text()

@@ -50,8 +50,8 @@ import Testing
         // Half a request: the head and part of the body.
         try connection.send("POST /v1/sessions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
         try connection.send(String(body.prefix(10)))
-        // In flight means the server has read the head, which it logs at debug level.
-        #expect(await daemon.waitForLog("request POST /v1/sessions"))
+        // In flight means the server has read the head: it logs the caller of every change then.
+        #expect(await daemon.waitForLog("POST /v1/sessions by uid \(getuid())"))
         daemon.signal(SIGTERM)
         #expect(await daemon.notify.waitFor("STOPPING=1") != nil)
         // New connections are refused once the listener closes (soon after STOPPING=1)...

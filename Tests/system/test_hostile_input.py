@@ -1,0 +1,159 @@
+"""The hostile-input table: each row a request a careless or malicious client sends, each answered with a documented
+JSON error (or a clean close), and no other session affected."""
+import json
+import socket
+import threading
+import time
+
+import httpx
+import pytest
+
+import rawhttp
+
+IDLE = 1  # --request-timeout for these tests, in seconds
+
+
+@pytest.fixture
+def daemon(daemon_with):
+    daemon = daemon_with({}, arguments=["--request-timeout", f"{IDLE}s"])
+    # A connection idle for IDLE seconds is closed by design, so this client opens one per request.
+    daemon.http.close()
+    daemon.http = httpx.Client(transport=httpx.HTTPTransport(uds=daemon.socket), base_url="http://scenariod", timeout=30,
+                               limits=httpx.Limits(max_keepalive_connections=0))
+    daemon.session("offline-demo", "bystander")
+    daemon.before = daemon.call("GET", "/v1/sessions/bystander/state", expect=200).text
+    yield daemon
+    # No other session is affected, and the daemon still answers.
+    assert daemon.call("GET", "/v1/sessions/bystander/state", expect=200).text == daemon.before
+    assert daemon.call("GET", "/v1/health", expect=200).json()["status"] == "ok"
+
+
+def json_error(status, headers, body, expected_status, code):
+    assert status == expected_status, (status, body[:300])
+    assert headers.get("content-type", "").startswith("application/json"), headers
+    error = json.loads(body)
+    assert error["code"] == code and error["message"], error
+    return error
+
+
+ROWS = [
+    # (name, method, target, body, status, code)
+    ("invalid UTF-8 in a body", "PUT", "/v1/sessions/bystander/kv/k", b'"\xff\xfe"', 400, "malformedJSON"),
+    ("deeply nested JSON", "PUT", "/v1/sessions/bystander/kv/k", b"[" * 100_000 + b"]" * 100_000, 400, "tooDeep"),
+    ("nested JSON over the depth limit", "POST", "/v1/sessions/bystander/actions/reload", b'{"a":' * 65 + b"1" + b"}" * 65, 400, "tooDeep"),
+    ("a session id with a slash", "GET", "/v1/sessions/a%2Fb/state", b"", 404, "unknownSession"),
+    ("a session id with ..", "GET", "/v1/sessions/..%2F..%2Fetc/state", b"", 404, "unknownSession"),
+    ("a session id with NUL", "GET", "/v1/sessions/a%00b/state", b"", 404, "unknownSession"),
+    ("a 10 KB session id", "GET", "/v1/sessions/" + "s" * 10_240 + "/state", b"", 404, "unknownSession"),
+    ("creating a session with a 10 KB id", "POST", "/v1/sessions",
+     json.dumps({"scenario": "offline-demo", "id": "s" * 10_240}).encode(), 400, "invalidSessionID"),
+    ("creating a session with .. in its id", "POST", "/v1/sessions",
+     json.dumps({"scenario": "offline-demo", "id": "../x"}).encode(), 400, "invalidSessionID"),
+    ("a key with NUL", "PUT", "/v1/sessions/bystander/kv/a%00b", b"1", 400, "invalidKey"),
+    ("a key with control characters", "PUT", "/v1/sessions/bystander/kv/a%0Ab", b"1", 400, "invalidKey"),
+    ("a 10 KB key", "PUT", "/v1/sessions/bystander/kv/" + "k" * 10_240, b"1", 400, "invalidKey"),
+    ("a scenario name escaping the directory", "GET", "/v1/scenarios/..%2F..%2Fetc%2Fpasswd", b"", 404, "unknownScenario"),
+    ("a session of an escaping scenario", "POST", "/v1/sessions", json.dumps({"scenario": "../../etc"}).encode(), 404, "unknownScenario"),
+    ("a recording saved outside", "POST", "/v1/sessions/bystander/recording", json.dumps({"name": "../../x"}).encode(), 400, "invalidScenarioName"),
+    ("a body over the limit", "PUT", "/v1/sessions/bystander/kv/k", b"[" + b"1," * 600_000 + b"1]", 413, "bodyTooLarge"),
+]
+
+
+@pytest.mark.parametrize("name,method,target,body,status,code", ROWS, ids=[row[0] for row in ROWS])
+def test_hostile_request_gets_a_documented_json_error(daemon, name, method, target, body, status, code):
+    json_error(*rawhttp.request(daemon.socket, method, target, body), status, code)
+
+
+def test_keys_with_slashes_and_dots_are_just_keys(daemon):
+    for key in ["a/b", "..", "../../etc/passwd", "with space", "ünïcode"]:
+        encoded = "".join(f"%{byte:02X}" for byte in key.encode())  # every byte, dots too, so nothing normalizes it
+        daemon.call("PUT", f"/v1/sessions/bystander/kv/{encoded}", json="x", expect=200)
+        assert daemon.call("GET", f"/v1/sessions/bystander/kv/{encoded}", expect=200).json() == "x"
+        assert key in daemon.call("GET", "/v1/sessions/bystander/kv", expect=200).json()["keys"]
+        daemon.call("DELETE", f"/v1/sessions/bystander/kv/{encoded}", expect=204)
+
+
+def test_huge_arrays_in_action_arguments_are_refused_or_ignored_quickly(daemon):
+    arguments = {"url": "https://example.org/x", "value": True, "extra": list(range(100_000))}
+    response = daemon.call("POST", "/v1/sessions/bystander/actions/setIsRead", json=arguments)
+    assert response.status_code in (200, 400), response.text
+    daemon.call("POST", "/v1/sessions/bystander/actions/setIsRead", json={"url": "https://example.org/x", "value": False}, expect=200)
+
+
+def test_after_413_the_connection_is_answered_or_closed_cleanly(daemon):
+    connection = rawhttp.connect(daemon.socket)
+    body = b"[" + b"1," * 600_000 + b"1]"
+    connection.sendall(f"PUT /v1/sessions/bystander/kv/k HTTP/1.1\r\nHost: s\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+    status, headers, payload = rawhttp.read_response(connection)
+    json_error(status, headers, payload, 413, "bodyTooLarge")
+    # Either the next request on this connection is served, or the server has closed it: never a hang.
+    try:
+        connection.sendall(b"GET /v1/health HTTP/1.1\r\nHost: s\r\n\r\n")
+        status, _, _ = rawhttp.read_response(connection)
+        assert status in (None, 200)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    connection.close()
+
+
+def test_an_idle_connection_is_closed_after_the_request_timeout(daemon):
+    connection = rawhttp.connect(daemon.socket)
+    assert rawhttp.closed_by_peer(connection, limit=IDLE + 10), "an idle connection stayed open"
+
+
+def test_a_slow_drip_of_headers_is_cut_off(daemon):
+    connection = rawhttp.connect(daemon.socket)
+    request = b"GET /v1/health HTTP/1.1\r\nHost: scenariod\r\nX-Drip: " + b"a" * 200 + b"\r\n\r\n"
+    started = time.monotonic()
+    closed = False
+    for byte in request:
+        try:
+            connection.sendall(bytes([byte]))
+        except (BrokenPipeError, ConnectionResetError):
+            closed = True
+            break
+        time.sleep(0.05)
+        if time.monotonic() - started > IDLE + 10:
+            break
+    closed = closed or rawhttp.closed_by_peer(connection, limit=IDLE + 10)
+    assert closed, "a client dripping its headers kept the connection"
+    connection.close()
+
+
+def test_a_keep_alive_connection_between_requests_is_served(daemon):
+    connection = rawhttp.connect(daemon.socket)
+    for _ in range(3):
+        connection.sendall(b"GET /v1/health HTTP/1.1\r\nHost: s\r\n\r\n")
+        status, _, _ = rawhttp.read_response(connection)
+        assert status == 200
+    connection.close()
+
+
+def test_a_thousand_concurrent_connections_are_served_or_refused_cleanly(daemon):
+    results = []
+    lock = threading.Lock()
+
+    def one():
+        outcome = "stuck"
+        try:
+            connection = rawhttp.connect(daemon.socket, timeout=60)
+            connection.sendall(b"GET /v1/sessions/bystander/state HTTP/1.1\r\nHost: s\r\nConnection: close\r\n\r\n")
+            status, _, _ = rawhttp.read_response(connection, limit=60)
+            outcome = status if status else "closed"
+            connection.close()
+        except (ConnectionRefusedError, BlockingIOError, FileNotFoundError):
+            outcome = "refused"
+        except socket.timeout:
+            outcome = "stuck"
+        with lock:
+            results.append(outcome)
+
+    threads = [threading.Thread(target=one) for _ in range(1000)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(results) == 1000
+    assert "stuck" not in results, {outcome: results.count(outcome) for outcome in set(results)}
+    assert set(results) <= {200, 503, "refused", "closed"}, set(results)
+    assert results.count(200) >= 900, {outcome: results.count(outcome) for outcome in set(results)}
