@@ -16,7 +16,7 @@ struct APIError: Error {
     init(_ error: HostError) {
         let status: HTTPResponse.Status = switch error.code {
         case .unknownScenario, .unknownSession, .unknownAction, .unknownKey: .notFound
-        case .sessionExists, .scenarioExists, .clockNotMovable, .notRecording, .recordingTooLong: .conflict
+        case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong: .conflict
         case .invalidScenario: .unprocessableContent
         case .invalidSessionID, .invalidArguments, .invalidScenarioName, .invalidKey: .badRequest
         case .storeFailed, .saveFailed: .serviceUnavailable

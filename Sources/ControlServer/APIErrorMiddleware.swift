@@ -8,16 +8,32 @@ import ScenarioHost
 /// Renders every error as `{"code": …, "message": …}` with its status, so no client ever sees an HTML page, a
 /// stack trace or a dropped connection. Unexpected errors become a logged 500 with a generic message.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The endpoints, to tell a wrong method (405) from a path that does not exist (404).
+    var endpoints = EndpointTable()
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            guard let allowed = endpoints.methods(forPath: request.uri.path) else {
+                return Self.render(Self.apiError(for: error, request: request))
+            }
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            var response = Self.render(APIError(.methodNotAllowed, "methodNotAllowed",
+                                                "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allow)."))
+            response.headers[.allow] = allow
+            return response
         } catch {
             let apiError = Self.apiError(for: error, request: request)
             if apiError.status == .internalServerError {
                 context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
             }
-            return JSONResponse.make(apiError.body, status: apiError.status)
+            return Self.render(apiError)
         }
+    }
+
+    private static func render(_ error: APIError) -> Response {
+        JSONResponse.make(error.body, status: error.status)
     }
 
     static func apiError(for error: any Error, request: Request) -> APIError {

@@ -4,7 +4,7 @@ import Hummingbird
 import Services
 
 extension ControlRoutes {
-    func addModelRoutes(to router: Router<BasicRequestContext>) {
+    func addModelRoutes(to router: EndpointRouter) {
         router.post("/v1/sessions/:session/actions/:action") { request, context in
             let arguments = try await JSONBody.value(of: request)
             let session = try await session(context)
@@ -20,14 +20,14 @@ extension ControlRoutes {
         }
     }
 
-    func addClockRoutes(to router: Router<BasicRequestContext>) {
+    func addClockRoutes(to router: EndpointRouter) {
         router.get("/v1/sessions/:session/clock") { _, context in
             JSONResponse.make(ClockBody(now: try await session(context).now()))
         }
         router.post("/v1/sessions/:session/clock/advance") { request, context in
             let body = try await JSONBody.decode(AdvanceClockRequest.self, from: request, fields: ["by"], required: ["by"])
             guard let duration = DurationText.parse(body.by) else {
-                throw APIError(.badRequest, "invalidDuration", "'\(body.by)' is not a duration; write a number and a unit such as 250ms, 2s, 15m or 1h30m.")
+                throw APIError(.badRequest, "invalidDuration", "'\(body.by)' is not a duration; write a number and a unit such as 250ms, 2s, 15m or 1h30m (at most 4 parts of up to 6 digits).")
             }
             let session = try await session(context)
             return JSONResponse.make(ClockBody(now: try await session.advanceClock(by: duration)))
@@ -39,7 +39,7 @@ extension ControlRoutes {
         }
     }
 
-    func addKeyValueRoutes(to router: Router<BasicRequestContext>) {
+    func addKeyValueRoutes(to router: EndpointRouter) {
         router.get("/v1/sessions/:session/kv") { _, context in
             JSONResponse.make(KeyValueListBody(keys: try await session(context).keyValueKeys()))
         }
@@ -47,7 +47,7 @@ extension ControlRoutes {
             JSONResponse.make(try await session(context).keyValue(try parameter("key", of: context)))
         }
         router.put("/v1/sessions/:session/kv/:key") { request, context in
-            let value = try await JSONBody.value(of: request)
+            let value = try await JSONBody.value(of: request, emptyMeans: nil)
             try await session(context).setKeyValue(try parameter("key", of: context), to: value)
             return JSONResponse.make(value)
         }
@@ -57,7 +57,7 @@ extension ControlRoutes {
         }
     }
 
-    func addJournalRoutes(to router: Router<BasicRequestContext>) {
+    func addJournalRoutes(to router: EndpointRouter) {
         router.get("/v1/sessions/:session/journal") { _, context in
             let journal = try await session(context).requestJournal()
             return JSONResponse.make(JournalBody(entries: journal.entries, dropped: journal.dropped, capacity: journal.capacity))

@@ -4,7 +4,7 @@ import Hummingbird
 import ScenarioFormat
 
 extension ControlRoutes {
-    func addScenarioRoutes(to router: Router<BasicRequestContext>) {
+    func addScenarioRoutes(to router: EndpointRouter) {
         router.get("/v1/scenarios") { _, _ in
             let catalog = await host.catalog
             return JSONResponse.make(catalog.names.map { name in

@@ -4,7 +4,7 @@ import Hummingbird
 import ScenarioHost
 
 extension ControlRoutes {
-    func addSessionRoutes(to router: Router<BasicRequestContext>) {
+    func addSessionRoutes(to router: EndpointRouter) {
         router.post("/v1/sessions") { request, _ in
             let body = try await JSONBody.decode(CreateSessionRequest.self, from: request, fields: ["scenario", "id"], required: ["scenario"])
             let session = try await host.createSession(of: body.scenario, id: body.id)

@@ -10,19 +10,18 @@ struct ControlRoutes: Sendable {
 
     /// A router with every route and the error middleware.
     func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: APIErrorMiddleware())
-        addDaemonRoutes(to: router)
-        addScenarioRoutes(to: router)
-        addSessionRoutes(to: router)
-        addModelRoutes(to: router)
-        addClockRoutes(to: router)
-        addKeyValueRoutes(to: router)
-        addJournalRoutes(to: router)
-        return router
+        let endpoints = EndpointRouter()
+        addDaemonRoutes(to: endpoints)
+        addScenarioRoutes(to: endpoints)
+        addSessionRoutes(to: endpoints)
+        addModelRoutes(to: endpoints)
+        addClockRoutes(to: endpoints)
+        addKeyValueRoutes(to: endpoints)
+        addJournalRoutes(to: endpoints)
+        return endpoints.makeRouter()
     }
 
-    private func addDaemonRoutes(to router: Router<BasicRequestContext>) {
+    private func addDaemonRoutes(to router: EndpointRouter) {
         router.get("/v1/health") { _, _ in
             let catalog = await host.catalog
             return JSONResponse.make(HealthBody(version: configuration.version, scenarios: catalog.scenarios.count,

@@ -12,15 +12,20 @@ enum JSONBody {
     /// The deepest nesting of arrays and objects accepted; parsers recurse, so depth is bounded before parsing.
     static let depthLimit = 64
 
-    /// The body as a JSON value; an empty body is `{}`.
-    static func value(of request: Request) async throws -> JSONValue {
+    /// The body as a JSON value; an empty body is `emptyMeans`, or refused when that is nil (the body is required).
+    static func value(of request: Request, emptyMeans: JSONValue? = .object([:])) async throws -> JSONValue {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw APIError.bodyTooLarge(limit: limit)
         }
-        guard buffer.readableBytes > 0 else { return .object([:]) }
+        guard buffer.readableBytes > 0 else {
+            guard let emptyMeans else {
+                throw APIError(.badRequest, "invalidRequest", "\(request.method) \(request.uri.path) needs a JSON body: the value to store.")
+            }
+            return emptyMeans
+        }
         let data = Data(buffer.readableBytesView)
         if let depth = nestingDepth(of: data, exceeding: depthLimit) {
             throw APIError(.badRequest, "tooDeep", "the request body nests arrays and objects \(depth) or more deep; the limit is \(depthLimit).")

@@ -109,13 +109,19 @@ public actor VirtualClock: ClockService {
     }
 
     /// Moves the clock forward by `duration`, waking each sleeper whose deadline it passes, in deadline order.
-    public func advance(by duration: Duration) async {
-        await move(to: now().addingTimeInterval(duration.seconds))
+    /// - Parameter wakeLimit: The most sleepers to wake; past it the clock stops where it got to.
+    /// - Returns: false when the limit stopped the clock short of its target.
+    @discardableResult
+    public func advance(by duration: Duration, wakeLimit: Int = .max) async -> Bool {
+        await move(to: now().addingTimeInterval(duration.seconds), wakeLimit: wakeLimit)
     }
 
     /// Sets the clock to `instant`. Moving forward wakes sleepers as ``advance(by:)`` does; moving back wakes none.
-    public func set(to instant: Date) async {
-        await move(to: instant)
+    /// - Parameter wakeLimit: The most sleepers to wake; past it the clock stops where it got to.
+    /// - Returns: false when the limit stopped the clock short of its target.
+    @discardableResult
+    public func set(to instant: Date, wakeLimit: Int = .max) async -> Bool {
+        await move(to: instant, wakeLimit: wakeLimit)
     }
 
     /// Calls `action` after real time wakes sleepers of a running clock and the session has settled.
@@ -125,15 +131,24 @@ public actor VirtualClock: ClockService {
 
     private var isSettled: Bool { activeTasks <= sleepers.count }
 
-    private func move(to target: Date) async {
+    private func move(to target: Date, wakeLimit: Int = .max) async -> Bool {
         await settle()
+        var woken = 0
         while let next = earliestSleeper(dueBy: target) {
+            // A periodic task and a long move mean unbounded work (a refresh every 15 minutes for 400 years):
+            // stop where the limit is reached rather than hold the session for hours.
+            guard woken < wakeLimit else {
+                sleepersChanged()
+                return false
+            }
             shift(to: max(now(), sleepers[next].deadline))
             sleepers.remove(at: next).continuation.resume()
+            woken += 1
             await settle()
         }
         shift(to: target)
         sleepersChanged()
+        return true
     }
 
     /// Makes `now()` read `instant` (the system clock cannot be shifted; it only wakes what is due).
@@ -186,7 +201,7 @@ public actor VirtualClock: ClockService {
 
     private func tick() async {
         ticker = nil
-        await move(to: now())
+        _ = await move(to: now())
         await tickHandler?()
     }
 }

@@ -112,7 +112,7 @@ struct NodeReader {
 
     /// An instant in ISO 8601 with a time zone, e.g. 2026-11-01T09:00:00Z.
     mutating func instant(_ node: Node, at path: String) -> Date? {
-        guard let text = node.scalar?.string, let date = try? Date(text, strategy: .iso8601) else {
+        guard let text = node.scalar?.string, let date = InstantText.parse(text) else {
             report("\(path) must be an ISO 8601 instant with a time zone, such as 2026-11-01T09:00:00Z, got \(describe(node)).", at: node)
             return nil
         }

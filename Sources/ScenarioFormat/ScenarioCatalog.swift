@@ -9,6 +9,8 @@ public struct ScenarioCatalog: Sendable {
     public private(set) var scenarios: [String: Scenario] = [:]
     /// Invalid scenarios by name, each with every problem found.
     public private(set) var problems: [String: [ScenarioProblem]] = [:]
+    /// Scenario directories that could not be read at all (listed in ``problems`` as `(path)` too).
+    public private(set) var unreadableRoots: [URL] = []
 
     /// All scenario names, valid or not, sorted.
     public var names: [String] { Set(scenarios.keys).union(problems.keys).sorted() }
@@ -27,6 +29,7 @@ public struct ScenarioCatalog: Sendable {
             guard let entries = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
                 catalog.problems["(\(root.path))"] = [ScenarioProblem(
                     file: root.path, message: "the scenarios directory cannot be read; check that it exists and is readable.")]
+                catalog.unreadableRoots.append(root.standardizedFileURL)
                 continue
             }
             for entry in entries where !entry.hasPrefix(".") {
@@ -53,7 +56,8 @@ public struct ScenarioCatalog: Sendable {
     }
 
     /// This catalog, except that a scenario that is invalid here but was valid in `previous` keeps its previous
-    /// version (and lists its new problems), so a bad edit never takes away a scenario that was serving.
+    /// version (and lists its new problems), and so does every scenario of a directory that could not be read this
+    /// time: a bad edit or a vanished directory never takes away a scenario that was serving.
     public func keepingValidScenarios(from previous: ScenarioCatalog) -> ScenarioCatalog {
         var merged = self
         for (name, problems) in problems where merged.scenarios[name] == nil {
@@ -61,6 +65,10 @@ public struct ScenarioCatalog: Sendable {
                 merged.scenarios[name] = old
                 merged.problems[name] = problems
             }
+        }
+        for (name, old) in previous.scenarios where merged.scenarios[name] == nil
+            && unreadableRoots.contains(old.directory.standardizedFileURL.deletingLastPathComponent()) {
+            merged.scenarios[name] = old
         }
         return merged
     }

@@ -13,6 +13,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidKey
         case storeFailed
         case clockNotMovable
+        case clockMoveTooLong
         case notRecording
         case recordingTooLong
         case scenarioExists

@@ -12,15 +12,16 @@ enum SafeName {
 }
 
 /// The rules for key-value keys: any text a client likes, including `/` and `..` (keys are never paths), but not
-/// empty, at most 1,024 UTF-8 bytes, and no control characters (a NUL would cut the key short in SQLite).
+/// empty, at most 1,024 characters, and no control characters (a NUL would cut the key short in SQLite). The
+/// OpenAPI document states the same as a pattern.
 enum KeyName {
-    static let maxBytes = 1_024
+    static let maxLength = 1_024
 
     static func validate(_ key: String) throws(HostError) {
         let control = key.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        guard !key.isEmpty, key.utf8.count <= maxBytes, !control else {
+        guard !key.isEmpty, key.unicodeScalars.count <= maxLength, !control else {
             let shown = String(key.unicodeScalars.prefix(80).map { $0.properties.generalCategory == .control ? "?" : Character($0) })
-            throw HostError(.invalidKey, "key '\(shown)' is not allowed; use 1 to \(maxBytes) bytes of text without control characters.")
+            throw HostError(.invalidKey, "key '\(shown)' is not allowed; use 1 to \(maxLength) characters without control characters.")
         }
     }
 }

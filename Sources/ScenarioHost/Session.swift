@@ -139,28 +139,34 @@ public actor Session {
     /// Moves the clock forward, letting the Model do what falls due, and returns the new time.
     @discardableResult
     public func advanceClock(by duration: Duration) async throws(HostError) -> Date {
-        try await moveClock { await $0.advance(by: duration) }
+        try await moveClock { await $0.advance(by: duration, wakeLimit: Self.wakeLimit) }
     }
 
     /// Sets the clock (forward wakes what falls due; backward wakes nothing) and returns the new time.
     @discardableResult
     public func setClock(to instant: Date) async throws(HostError) -> Date {
-        try await moveClock { await $0.set(to: instant) }
+        try await moveClock { await $0.set(to: instant, wakeLimit: Self.wakeLimit) }
     }
 
-    private func moveClock(_ move: (VirtualClock) async -> Void) async throws(HostError) -> Date {
+    /// The most timers one clock move may fire before it stops short.
+    public static let wakeLimit = 10_000
+
+    private func moveClock(_ move: (VirtualClock) async -> Bool) async throws(HostError) -> Date {
         await takeTurn()
         defer { endTurn() }
         let clock = try live().clock
         guard clock.isMovable else {
             throw HostError(.clockNotMovable, "session '\(id)' runs on the system clock (scenario '\(scenario.name)' says clock: system), which cannot be advanced or set; use a scenario with a frozen or running clock.")
         }
-        await move(clock)
+        let completed = await move(clock)
         let now = await clock.now()
         logger.info("clock moved to \(now.formatted(.iso8601))")
         try await publishStateIfChanged()
         // Last, so that a watcher knows everything the move caused has been reported.
         events.publish(.clockMoved(now: now))
+        guard completed else {
+            throw HostError(.clockMoveTooLong, "moving the clock of session '\(id)' woke sleeping work \(Self.wakeLimit) times, the most one move may; it stopped at \(now.formatted(.iso8601)). Move it in smaller steps.")
+        }
         return now
     }
 

@@ -1,17 +1,30 @@
 /// Durations as scenario files and clients write them: a number and a unit, repeated (`250ms`, `2s`, `1.5s`,
-/// `15m`, `1h30m`).
+/// `15m`, `1h30m`). At most four parts, each number at most six digits before and after its point: the grammar
+/// the JSON Schema and the OpenAPI document state (`^([0-9]{1,6}(\.[0-9]{1,6})?(ms|s|m|h)){1,4}$`), which also keeps
+/// every duration (at most about 456 years) far from overflowing 64-bit milliseconds.
 public enum DurationText {
     private static let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+    /// The pattern, for documents that state it.
+    public static let pattern = #"^([0-9]{1,6}(\.[0-9]{1,6})?(ms|s|m|h)){1,4}$"#
 
     /// Parses `text`, or returns nil when it is not a duration.
     public static func parse(_ text: String) -> Duration? {
         var rest = Substring(text)
         var total = 0.0
+        var parts = 0
         guard !rest.isEmpty else { return nil }
         while !rest.isEmpty {
-            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-            guard !number.isEmpty, let value = Double(number) else { return nil }
-            rest = rest.dropFirst(number.count)
+            parts += 1
+            let whole = rest.prefix { $0.isASCII && $0.isNumber }
+            rest = rest.dropFirst(whole.count)
+            var fraction = Substring("")
+            if rest.first == "." {
+                fraction = rest.dropFirst().prefix { $0.isASCII && $0.isNumber }
+                guard !fraction.isEmpty else { return nil }
+                rest = rest.dropFirst(1 + fraction.count)
+            }
+            guard parts <= 4, (1...6).contains(whole.count), fraction.count <= 6,
+                  let value = Double(fraction.isEmpty ? whole : whole + "." + fraction) else { return nil }
             guard let unit = units.first(where: { rest.hasPrefix($0.suffix) }) else { return nil }
             rest = rest.dropFirst(unit.suffix.count)
             total += value * unit.seconds

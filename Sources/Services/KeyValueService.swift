@@ -39,7 +39,7 @@ extension JSONDecoder {
     /// The decoding that matches ``Foundation/JSONEncoder/services``.
     public static var services: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .strictISO8601
         return decoder
     }
 }

@@ -41,8 +41,14 @@ public struct JournalLogHandler: LogHandler {
         }
     }
 
-    /// Sends one entry, each field `NAME=value` (values may hold newlines); false when the journal refused it.
+    /// journald's socket. libsystemd drops an entry silently (and reports success) when it is missing, so it is
+    /// looked for before each send: a line is never lost to a journal that is not there.
+    static let socketPath = "/run/systemd/journal/socket"
+
+    /// Sends one entry, each field `NAME=value` (values may hold newlines); false when there is no journal or it
+    /// refused the entry.
     static func send(_ fields: [String]) -> Bool {
+        guard access(socketPath, F_OK) == 0 else { return false }
         let buffers = fields.map { field in
             let bytes = Array(field.utf8)
             let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)

@@ -84,7 +84,7 @@ struct Clock: AsyncParsableCommand {
         @OptionGroup var options: ClientOptions
         @Argument(help: "An ISO 8601 instant, e.g. 2026-11-01T12:00:00Z.") var instant: String
         func run() async throws {
-            guard let date = try? Date(instant, strategy: .iso8601) else {
+            guard let date = InstantText.parse(instant) else {
                 throw ValidationError("'\(instant)' is not an ISO 8601 instant such as 2026-11-01T12:00:00Z")
             }
             try await options.run { client in Clock.print(try await client.setClock(to: date, session: options.session), options) }

@@ -72,6 +72,12 @@ let modelNames = ["FeedReader", "Ratings"]
         #expect(catalog.scenarios["s"]?.routes.first?.outcomes.first?.delay.seconds == seconds)
     }
 
+    /// Found by fuzzing the API: a duration too long for 64-bit milliseconds trapped instead of being refused.
+    @Test(arguments: ["99999999999999999999h", "1e400s", "1234567h", "1.1234567s", "1s1s1s1s1s", "", "h", "1.2.3s", "1.s", ".5s"])
+    func absurdDurationsAreRefusedNotCrashed(text: String) {
+        #expect(DurationText.parse(text) == nil)
+    }
+
     private func scenario(withDelay delay: String) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-duration-\(UUID())")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("s"), withIntermediateDirectories: true)

@@ -55,6 +55,9 @@ ROWS = [
     ("a scenario name escaping the directory", "GET", "/v1/scenarios/..%2F..%2Fetc%2Fpasswd", b"", 404, "unknownScenario"),
     ("a session of an escaping scenario", "POST", "/v1/sessions", json.dumps({"scenario": "../../etc"}).encode(), 404, "unknownScenario"),
     ("a recording saved outside", "POST", "/v1/sessions/bystander/recording", json.dumps({"name": "../../x"}).encode(), 400, "invalidScenarioName"),
+    ("an impossible time of day (12:99)", "PUT", "/v1/sessions/bystander/clock", b'{"now":"2024-01-01T12:99:00Z"}', 400, "invalidRequest"),
+    ("a 31st of February", "PUT", "/v1/sessions/bystander/clock", b'{"now":"2026-02-31T00:00:00Z"}', 400, "invalidRequest"),
+    ("a duration of 7 digits", "POST", "/v1/sessions/bystander/clock/advance", b'{"by":"1234567h"}', 400, "invalidDuration"),
     ("a body over the limit", "PUT", "/v1/sessions/bystander/kv/k", b"[" + b"1," * 600_000 + b"1]", 413, "bodyTooLarge"),
 ]
 
@@ -157,3 +160,14 @@ def test_a_thousand_concurrent_connections_are_served_or_refused_cleanly(daemon)
     assert "stuck" not in results, {outcome: results.count(outcome) for outcome in set(results)}
     assert set(results) <= {200, 503, "refused", "closed"}, set(results)
     assert results.count(200) >= 900, {outcome: results.count(outcome) for outcome in set(results)}
+
+
+def test_a_clock_move_that_would_fire_timers_without_end_stops_with_a_clear_error(daemon):
+    # FeedReader refreshes every 15 minutes: 456 years of that is 16 million refreshes. Found by API fuzzing, where
+    # such a move held the session for hours.
+    session = daemon.session("feed-updates", "periodic")
+    refused = daemon.call("POST", f"/v1/sessions/{session}/clock/advance", json={"by": "999999h"}, expect=409).json()
+    assert refused["code"] == "clockMoveTooLong" and "smaller steps" in refused["message"], refused
+    stopped = daemon.call("GET", f"/v1/sessions/{session}/clock", expect=200).json()["now"]
+    assert stopped > "2026-11-01T09:00:00Z", stopped
+    daemon.call("POST", f"/v1/sessions/{session}/clock/advance", json={"by": "15m"}, expect=200)
