@@ -57,8 +57,7 @@ public struct ControlServer: Service {
         let responder = routes.makeRouter().buildResponder()
         let logger = logger
         let access = routes.configuration.access
-        let (seconds, attoseconds) = routes.configuration.requestTimeout.components
-        let requestTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let requestTimeout = TimeAmount(routes.configuration.requestTimeout)
         let http = HTTP1Channel(responder: { request, responseWriter, channel in
             let context = BasicRequestContext(source: .init(channel: channel, logger: logger))
             let mutating = request.method != .get && request.method != .head

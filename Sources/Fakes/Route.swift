@@ -32,10 +32,15 @@ public struct Route: Sendable {
 
     /// A route whose matching requests go to the live network: mixed mode, one route real, the rest fake.
     public static func live(name: String, matcher: RequestMatcher) -> Route {
-        var route = Route(name: name, matcher: matcher, outcomes: [RouteOutcome(.fault(.offline))])
-        route.outcomes = []
-        route.isLive = true
-        return route
+        Route(name: name, matcher: matcher)
+    }
+
+    private init(name: String, matcher: RequestMatcher) {
+        self.name = name
+        self.matcher = matcher
+        self.outcomes = []
+        self.afterLast = .repeat
+        self.isLive = true
     }
 
     /// The outcome for the `index`-th matching request (0-based); not for a live route.

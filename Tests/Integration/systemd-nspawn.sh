@@ -85,6 +85,8 @@ status=$(in_container systemctl status scenariod@offline-demo --no-pager 2>&1)
 check "Status: shows the daemon's STATUS line" grep -q 'Status: "Scenario offline-demo; 1 session' <<<"$status"
 check "scenarioctl reads the demo's state through /run/scenariod/offline-demo" \
     sh -c "nsenter -t $leader -a scenarioctl state --instance offline-demo | grep -q 'Testing actors in Swift'"
+owner=$(in_container stat -c '%a %U %G' /run/scenariod/offline-demo/control.sock)
+check "started directly, its socket still comes from the socket unit: 0660 root scenariod ($owner)" test "$owner" = "660 root scenariod"
 
 # --- network isolation -----------------------------------------------------------------------------------------
 # PIDs from systemctl are the container's own, so the namespace checks run inside it.
@@ -118,6 +120,12 @@ structured_fields() {
         && has '"HTTP_URL":"https://www.cocoawithlove.com/feed.json"' && has '"CODE_FILE":'
 }
 check "journalctl -u scenariod@offline-demo SESSION=default shows the fields" structured_fields
+audited() {
+    local entries
+    entries=$(in_container journalctl -u scenariod@offline-demo PEER_UID=0 -o json --no-pager)
+    grep -q '"PEER_PID":' <<<"$entries" && grep -q 'actions/reload by uid 0' <<<"$entries" || { echo "no audit entry: $entries" | head -c 600; return 1; }
+}
+check "a change is audited with the caller's uid and pid (PEER_UID=0, PEER_PID)" audited
 
 
 # --- reload ----------------------------------------------------------------------------------------------------
