@@ -109,7 +109,7 @@ in_container systemctl restart scenariod@live
 check "the value survives a restart of the service" \
     sh -c "nsenter -t $leader -a scenarioctl kv get note --instance live | grep -q kept"
 check "the store is a SQLite file in the service's state directory" in_container test -s /var/lib/private/scenariod/stores/live.sqlite
-in_container systemctl stop scenariod@live
+in_container systemctl stop scenariod@live.socket scenariod@live
 
 # --- journal fields --------------------------------------------------------------------------------------------
 in_container scenarioctl do reload --instance offline-demo >/dev/null
