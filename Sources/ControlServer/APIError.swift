@@ -1,5 +1,6 @@
 import ControlAPI
 import HTTPTypes
+import Hummingbird
 import ScenarioHost
 
 /// An error the control API answers with: an HTTP status, a stable code and a message. Every failure a client
@@ -22,6 +23,11 @@ struct APIError: Error {
         case .storeFailed, .saveFailed: .serviceUnavailable
         }
         self.init(status, error.code.rawValue, error.message)
+    }
+
+    /// The JSON response that says this error.
+    var response: Response {
+        JSONResponse.make(body, status: status)
     }
 
     static func bodyTooLarge(limit: Int) -> APIError {

@@ -16,11 +16,11 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             guard let allowed = endpoints.methods(forPath: request.uri.path) else {
-                return Self.render(Self.apiError(for: error, request: request))
+                return Self.apiError(for: error, request: request).response
             }
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
-            var response = Self.render(APIError(.methodNotAllowed, "methodNotAllowed",
-                                                "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allow)."))
+            var response = APIError(.methodNotAllowed, "methodNotAllowed",
+                                    "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allow).").response
             response.headers[.allow] = allow
             return response
         } catch {
@@ -28,12 +28,8 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if apiError.status == .internalServerError {
                 context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
             }
-            return Self.render(apiError)
+            return apiError.response
         }
-    }
-
-    private static func render(_ error: APIError) -> Response {
-        JSONResponse.make(error.body, status: error.status)
     }
 
     static func apiError(for error: any Error, request: Request) -> APIError {

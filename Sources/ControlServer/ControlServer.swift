@@ -1,4 +1,3 @@
-import ControlAPI
 import Foundation
 import HummingbirdCore
 import Hummingbird
@@ -66,22 +65,22 @@ public struct ControlServer: Service {
             let response: Response
             if let peer, !access.allows(peer) {
                 logger.warning("refused \(request.method) \(request.uri.path) from \(peer)", metadata: peer.metadata)
-                response = JSONResponse.make(APIErrorBody(code: "notAllowed", message: access.refusal(for: peer)), status: .forbidden)
-                try await responseWriter.write(response: response.head, body: response.body)
-                return
-            }
-            if mutating {
-                logger.info("\(request.method) \(request.uri.path) by \(peer.map(\.description) ?? "an unknown peer")",
-                            metadata: peer?.metadata ?? [:])
+                response = APIError(.forbidden, "notAllowed", access.refusal(for: peer)).response
             } else {
-                logger.debug("request \(request.method) \(request.uri.path)")
-            }
-            do {
-                response = try await responder.respond(to: request, context: context)
-            } catch {
-                // The error middleware answers everything; this is the last resort.
-                response = JSONResponse.make(APIErrorMiddleware<BasicRequestContext>.apiError(for: error, request: request).body,
-                                             status: .internalServerError)
+                if mutating {
+                    logger.info("\(request.method) \(request.uri.path) by \(peer.map(\.description) ?? "an unknown peer")",
+                                metadata: peer?.metadata ?? [:])
+                } else {
+                    logger.debug("request \(request.method) \(request.uri.path)")
+                }
+                do {
+                    response = try await responder.respond(to: request, context: context)
+                } catch {
+                    // The error middleware answers everything; this is the last resort.
+                    var last = APIErrorMiddleware<BasicRequestContext>.apiError(for: error, request: request)
+                    last.status = .internalServerError
+                    response = last.response
+                }
             }
             try await responseWriter.write(response: response.head, body: response.body)
         }, configuration: .init(additionalChannelHandlers: [RequestTimeoutHandler(timeout: requestTimeout)], idleTimeout: Self.idleTimeout))

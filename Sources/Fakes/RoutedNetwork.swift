@@ -55,35 +55,27 @@ public actor RoutedNetwork: NetworkService {
             url: request.url, headers: request.head.headerFields.map { "\($0.name): \($0.value)" },
             body: request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self))
 
-        // Decide first, then act once.
         var misses: [(miss: NearMiss, fieldsMatched: Int)] = []
-        var matched: (route: Route, outcome: RouteOutcome?)?
+        var matchedIndex: Int?
         for (index, route) in routes.enumerated() {
             if let (difference, fieldsMatched) = route.matcher.firstDifference(from: request) {
                 misses.append((NearMiss(route: route.name, field: difference.field,
                                         expected: difference.expected, actual: difference.actual), fieldsMatched))
                 continue
             }
-            if route.isLive {
-                matched = (route, nil)
-            } else {
-                matched = (route, route.outcome(at: hits[index]))
-                hits[index] += 1
-            }
+            matchedIndex = index
             break
         }
 
         let outcome: RouteOutcome
-        switch matched {
-        case (let route, let answer?)?:
-            exchange.route = route.name
-            outcome = answer
-        case (let route, nil)?:
-            exchange.route = route.name
+        if let index = matchedIndex {
+            exchange.route = routes[index].name
+            if routes[index].isLive { return await passThrough(request, exchange) }
+            outcome = routes[index].outcome(at: hits[index])
+            hits[index] += 1
+        } else if unmatchedGoesUpstream {
             return await passThrough(request, exchange)
-        case nil where unmatchedGoesUpstream:
-            return await passThrough(request, exchange)
-        case nil:
+        } else {
             // Stable sort: more fields agreed first, then declaration order.
             exchange.nearMisses = misses.enumerated()
                 .sorted { ($1.element.fieldsMatched, $0.offset) < ($0.element.fieldsMatched, $1.offset) }

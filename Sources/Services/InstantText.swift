@@ -2,7 +2,8 @@ public import Foundation
 
 /// Instants as scenario files and clients write them: ISO 8601 with a time zone (`2026-11-01T09:00:00Z`,
 /// `2026-11-01T10:00:00.5+01:00`), checked strictly. Foundation's own parser is lenient: it reads `12:99` as
-/// `13:39` (found by fuzzing the API), so every field's range is checked before it parses.
+/// `13:39` (found by fuzzing the API), and it refuses valid instants such as year 0287 at -21:00, so every field is
+/// checked here and the instant is computed from them (proleptic Gregorian, as RFC 3339 is).
 public enum InstantText {
     /// Parses `text`, or returns nil when it is not a valid instant.
     public static func parse(_ text: String) -> Date? {
@@ -16,15 +17,19 @@ public enum InstantText {
             guard (0...23).contains(hours), (0...59).contains(minutes) else { return nil }
             offset = (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
         }
-        // Built from the checked fields (proleptic Gregorian, as RFC 3339 is): Foundation's parser refuses some
-        // valid instants, such as year 0287 at -21:00.
-        var calendar = Calendar(identifier: .gregorian)
-        guard let zone = TimeZone(secondsFromGMT: offset) else { return nil }
-        calendar.timeZone = zone
-        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        guard let whole = calendar.date(from: components) else { return nil }
         let fraction = match.7.flatMap { Double("0" + $0) } ?? 0
-        return whole.addingTimeInterval(fraction)
+        let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

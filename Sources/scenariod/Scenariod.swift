@@ -69,6 +69,11 @@ struct Scenariod: AsyncParsableCommand {
         LoggingSystem.bootstrap { _ in target.makeHandler(identifier: "scenariod", level: level) }
         let logger = Logger(label: "scenariod")
         let notifier = ServiceNotifier()
+        // Flags are checked before anything is opened (a default session may open a database or a network client).
+        let access = try resolvedAccessPolicy()
+        guard let requestTimeout = DurationText.parse(self.requestTimeout), requestTimeout > .zero else {
+            throw ValidationError("--request-timeout \(self.requestTimeout) is not a duration; write one such as 500ms, 10s or 1m.")
+        }
 
         let state = resolvedStateDirectory()
         let directories = resolvedScenarioDirectories() + recordingsDirectory(in: state, logger: logger)
@@ -86,10 +91,6 @@ struct Scenariod: AsyncParsableCommand {
             }
         }
 
-        let access = try resolvedAccessPolicy()
-        guard let requestTimeout = DurationText.parse(self.requestTimeout), requestTimeout > .zero else {
-            throw ValidationError("--request-timeout \(self.requestTimeout) is not a duration; write one such as 500ms, 10s or 1m.")
-        }
         OpenFileLimit.raiseToHardLimit(logger: logger)
         let listener = try resolvedListener(inheritedSockets: inheritedSockets)
         let status = StatusLine(host: host, scenario: scenario, socket: listener.description)

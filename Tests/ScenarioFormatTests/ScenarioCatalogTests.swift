@@ -78,6 +78,20 @@ let modelNames = ["FeedReader", "Ratings"]
         #expect(DurationText.parse(text) == nil)
     }
 
+    /// Instants are checked field by field (found by fuzzing: Foundation read 12:99 as 13:39 and refused valid
+    /// offsets beyond ±18 hours).
+    @Test func instantsAreStrictAndExact() {
+        #expect(InstantText.parse("2026-11-01T09:00:00Z") == Date(timeIntervalSince1970: 1_793_523_600))
+        #expect(InstantText.parse("2026-11-01T10:00:00.5+01:00") == Date(timeIntervalSince1970: 1_793_523_600.5))
+        #expect(InstantText.parse("1970-01-01T00:00:00-23:59") == Date(timeIntervalSince1970: 86_340))
+        #expect(InstantText.parse("2024-02-29T00:00:00Z") == Date(timeIntervalSince1970: 1_709_164_800))
+        #expect(InstantText.parse("0110-10-15T07:18:30.0-18:02") != nil)
+        for bad in ["2024-01-01T12:99:00Z", "2026-02-31T00:00:00Z", "2023-02-29T00:00:00Z", "2026-11-01T09:00:00",
+                    "2026-11-01T09:00:00+24:00", "2026-13-01T00:00:00Z", "2026-11-01 09:00:00Z"] {
+            #expect(InstantText.parse(bad) == nil, "\(bad) was accepted")
+        }
+    }
+
     private func scenario(withDelay delay: String) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-duration-\(UUID())")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("s"), withIntermediateDirectories: true)
