@@ -9,10 +9,10 @@ extension ControlRoutes {
             let arguments = try await JSONBody.value(of: request)
             let session = try await session(context)
             let state = try await session.perform(try parameter("action", of: context), arguments: arguments)
-            return JSONResponse.make(state)
+            return JSONResponse.make(json: state.jsonData)
         }
         router.get("/v1/sessions/:session/state") { _, context in
-            JSONResponse.make(try await session(context).state())
+            JSONResponse.make(json: try await session(context).state().jsonData)
         }
         router.get("/v1/sessions/:session/events") { _, context in
             let session = try await session(context)

@@ -16,11 +16,11 @@ enum EventStream {
             body: ResponseBody { writer in
                 let events = await session.eventStream()
                 if let state = try? await session.state() {
-                    try await writer.write(frame(.stateChanged, state))
+                    try await writer.write(frame(.stateChanged, json: state.jsonData))
                 }
                 for await event in events.cancelOnGracefulShutdown() {
                     switch event {
-                    case .stateChanged(let state): try await writer.write(frame(.stateChanged, state))
+                    case .stateChanged(let state): try await writer.write(frame(.stateChanged, json: state.jsonData))
                     case .requestJournaled(let exchange): try await writer.write(frame(.requestJournaled, exchange))
                     case .clockMoved(let now): try await writer.write(frame(.clockMoved, ClockBody(now: now)))
                     }
@@ -30,7 +30,10 @@ enum EventStream {
     }
 
     static func frame(_ name: EventName, _ data: some Encodable) -> ByteBuffer {
-        let json = (try? JSONEncoder.services.encode(data)) ?? Data("null".utf8)
-        return ByteBuffer(string: "event: \(name.rawValue)\ndata: \(String(decoding: json, as: UTF8.self))\n\n")
+        frame(name, json: (try? JSONEncoder.services.encode(data)) ?? Data("null".utf8))
+    }
+
+    static func frame(_ name: EventName, json: Data) -> ByteBuffer {
+        ByteBuffer(string: "event: \(name.rawValue)\ndata: \(String(decoding: json, as: UTF8.self))\n\n")
     }
 }

@@ -10,8 +10,13 @@ enum JSONResponse {
         // Our bodies are plain Codable data; a failure here is a programming error, answered as a 500 body.
         let data = (try? JSONEncoder.services.encode(value))
             ?? Data(#"{"code":"internal","message":"the response could not be encoded"}"#.utf8)
-        return Response(status: status, headers: [.contentType: "application/json"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return make(json: data, status: status)
+    }
+
+    /// A response of JSON that is encoded already (a Model's state).
+    static func make(json data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     static func noContent() -> Response {

@@ -22,6 +22,9 @@ final class EventBroadcaster: Sendable {
         return stream
     }
 
+    /// Whether any stream is open.
+    var hasSubscribers: Bool { streams.withLock { !$0.open.isEmpty } }
+
     func publish(_ event: SessionEvent) {
         for continuation in streams.withLock({ Array($0.open.values) }) {
             continuation.yield(event)

@@ -8,8 +8,8 @@ struct ModelDriver: Sendable {
     let run: @Sendable () async -> Void
     /// Decodes an action; the returned closure performs it. Decoding first lets errors reach the client at once.
     let prepare: @Sendable (_ name: String, _ arguments: JSONValue) throws(HostError) -> @Sendable () async -> Void
-    /// The Model's state as JSON.
-    let state: @Sendable () async -> JSONValue
+    /// The Model's state as canonical JSON.
+    let state: @Sendable () async -> ModelState
 
     init<M: Model>(_ type: M.Type, services: Services) {
         let model = M(services: services)
@@ -24,8 +24,7 @@ struct ModelDriver: Sendable {
         state = {
             let state = await model.state
             // A Model's State is plain Codable data; encoding it fails only for a programming error (a NaN, say).
-            let data = (try? JSONEncoder.services.encode(state)) ?? Data("null".utf8)
-            return (try? JSONValue(json: data)) ?? .null
+            return ModelState(jsonData: (try? JSONEncoder.services.encode(state)) ?? Data("null".utf8))
         }
     }
 }

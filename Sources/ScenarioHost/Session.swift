@@ -20,7 +20,8 @@ public actor Session {
     private let events = EventBroadcaster()
     private var runtime: SessionRuntime?
     private var journal: RequestJournal
-    private var lastState: JSONValue?
+    /// The state last published; nil while no one watches, so that starting a session encodes no state.
+    private var lastState: ModelState?
     // An actor is reentrant at every `await`; two actions interleaving there would make results depend on
     // scheduling, so changing operations wait for their turn here.
     private var busy = false
@@ -81,7 +82,11 @@ public actor Session {
         let runtime = try await SessionRuntime.start(scenario, inputs, resetStore: resetStore)
         self.runtime = runtime
         await runtime.clock.onTick { [weak self] in _ = try? await self?.publishStateIfChanged() }
-        _ = try? await publishStateIfChanged()
+        if events.hasSubscribers {
+            _ = try? await publishStateIfChanged()
+        } else {
+            lastState = nil
+        }
     }
 
     /// The current generation; missing only once the session was deleted (a client may still hold it).
@@ -107,7 +112,7 @@ public actor Session {
     /// Performs `action` with `arguments` (a JSON object) and returns the Model's state once it has settled.
     /// - Throws: ``HostError`` `.unknownAction` or `.invalidArguments`; the Model is not touched then.
     @discardableResult
-    public func perform(_ action: String, arguments: JSONValue = .object([:])) async throws(HostError) -> JSONValue {
+    public func perform(_ action: String, arguments: JSONValue = .object([:])) async throws(HostError) -> ModelState {
         await takeTurn()
         defer { endTurn() }
         let runtime = try live()
@@ -125,7 +130,7 @@ public actor Session {
     }
 
     /// The Model's current state.
-    public func state() async throws(HostError) -> JSONValue {
+    public func state() async throws(HostError) -> ModelState {
         try await live().model.state()
     }
 
@@ -254,7 +259,12 @@ public actor Session {
     }
 
     /// A stream of this session's events from now on; it ends when the session is deleted.
-    public func eventStream() -> AsyncStream<SessionEvent> { events.subscribe() }
+    public func eventStream() async -> AsyncStream<SessionEvent> {
+        let stream = events.subscribe()
+        // From now on a change must be told from the state the watcher starts from.
+        if lastState == nil { lastState = try? await live().model.state() }
+        return stream
+    }
 
     /// A summary for listings.
     public func info() async throws(HostError) -> SessionInfo {
@@ -277,7 +287,7 @@ public actor Session {
     }
 
     @discardableResult
-    private func publishStateIfChanged() async throws(HostError) -> JSONValue {
+    private func publishStateIfChanged() async throws(HostError) -> ModelState {
         let state = try await live().model.state()
         if state != lastState {
             lastState = state

@@ -1,11 +1,11 @@
 public import Fakes
 public import Foundation
-public import Services
+import Services
 
 /// Something that happened in a session, as its event stream reports it.
 public enum SessionEvent: Sendable, Hashable, Codable {
     /// The Model's state is now `state`.
-    case stateChanged(state: JSONValue)
+    case stateChanged(state: ModelState)
     /// The network fake saw a request.
     case requestJournaled(exchange: NetworkExchange)
     /// The session's clock was advanced or set and now reads `now`; sent after the state changes the move caused.

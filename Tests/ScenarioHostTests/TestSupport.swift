@@ -37,12 +37,6 @@ struct RatingsView: Decodable, Equatable {
     var error: String?
 }
 
-extension JSONValue {
-    func decoded<T: Decodable>(as type: T.Type) throws -> T {
-        try JSONDecoder().decode(T.self, from: jsonData)
-    }
-}
-
 extension Session {
     func feed() async throws -> FeedView { try await state().decoded(as: FeedView.self) }
     func ratings() async throws -> RatingsView { try await state().decoded(as: RatingsView.self) }
