@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // In-process benchmarks; the malloc interposer (not jemalloc, which these machines lack) counts allocations.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The protocols every Model sees, and the value types they pass.
@@ -116,5 +118,18 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["journal-fields.sh", "verify-units.sh"]),
+
+        // In-process figures for BENCHMARKS.md (`swift package benchmark`); scripts/benchmark runs them with the
+        // socket harness beside them. Built by every `swift build`, so they never rot.
+        .executableTarget(
+            name: "ScenarioBenchmarks",
+            dependencies: [
+                "ScenarioHost", "ScenarioFormat", "ControlServer", "LiveServices", "Fakes", "Services",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ScenarioBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Runs every benchmark of BENCHMARKS.md and prints the table: each figure beside a reference measured in the same
+run (nginx, a C floor, the same work done another way), their ratio and the target.
+
+Usage: Benchmarks/harness/run.py [--write BENCHMARKS.md] [--quick]
+Needs nginx, h2load (nghttp2-client), gcc and libsystemd-dev: scripts/benchmark installs them and calls this."""
+import argparse
+import datetime
+import pathlib
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import daemon as daemon_module
+import inprocess
+import load
+import nginx as nginx_module
+import report
+import sessions
+import startup
+from report import Row, fmt_bytes, fmt_count, fmt_ms, fmt_us, ratio
+
+REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+STATE_PATH = "/v1/sessions/default/state"
+FEED_FIXTURE = REPOSITORY / "scenarios/first-launch/fixtures/feed.json"
+
+
+def say(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def build_daemon(work: pathlib.Path):
+    """The daemon as the package ships it (release, Swift runtime linked statically), copied out of .build."""
+    say("== release build of scenariod (--static-swift-stdlib, as packaged; in .build-static)")
+    # A scratch path of its own: the static runtime changes every compile command, so sharing .build with the
+    # benchmark plugin's (dynamic) release build would rebuild everything each time either runs.
+    build = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", ".build-static"]
+    subprocess.run([*build, "--product", "scenariod"], cwd=REPOSITORY, check=True, stdout=sys.stderr)
+    bin_path = subprocess.run([*build, "--show-bin-path"], cwd=REPOSITORY, check=True,
+                              capture_output=True, text=True).stdout.strip()
+    binary = work / "scenariod"
+    binary.write_bytes(pathlib.Path(bin_path, "scenariod").read_bytes())
+    binary.chmod(0o755)
+    return str(binary)
+
+
+def state_body(binary, work):
+    """The exact bytes the control API answers for the default session's state, for nginx to serve."""
+    probe = daemon_module.Daemon(binary, REPOSITORY, work / "probe").start()
+    try:
+        connection = probe.connection()
+        connection.request("GET", STATE_PATH)
+        response = connection.getresponse()
+        return response.read()
+    finally:
+        probe.stop()
+
+
+def throughput_rows(binary, work, nginx, seconds, rounds):
+    """Target 1: scenariod and nginx alternately, at 16 and at 1 connection; the median of `rounds` runs each."""
+    say(f"== control API over the Unix socket vs nginx ({rounds} rounds of {seconds} s each, h2load --h1)")
+    daemon = daemon_module.Daemon(binary, REPOSITORY, work / "throughput").start()
+    results = {}
+    try:
+        for connections in (16, 1):
+            for name, socket_path in (("scenariod", daemon.socket), ("nginx", nginx.socket)):
+                runs = [load.run(socket_path, STATE_PATH, connections, seconds) for _ in range(rounds)]
+                results[name, connections] = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+                say(f"  {name:9} {connections:2} conn: {results[name, connections]['rps']:>9,.0f} req/s, "
+                    f"p50 {results[name, connections]['p50_us']:.0f} µs, p99 {results[name, connections]['p99_us']:.0f} µs")
+    finally:
+        daemon.stop()
+    rows = []
+    for connections, floor in ((16, 0.5), (1, 0.8)):
+        ours, theirs = results["scenariod", connections], results["nginx", connections]
+        rows.append(Row(f"Control API: GET state, {connections} connection{'s' if connections > 1 else ''}, req/s",
+                        fmt_count(ours["rps"]), f"nginx {fmt_count(theirs['rps'])}", ratio(ours["rps"], theirs["rps"]),
+                        f"≥ {floor}× nginx", ours["rps"] >= floor * theirs["rps"]))
+    ours, theirs = results["scenariod", 16], results["nginx", 16]
+    rows.append(Row("Control API: p99 latency, 16 connections", fmt_us(ours["p99_us"]), f"nginx {fmt_us(theirs['p99_us'])}",
+                    ratio(ours["p99_us"], theirs["p99_us"]), "≤ 1 ms", ours["p99_us"] <= 1000))
+    return rows
+
+
+def startup_rows(binary, work, runs):
+    """Target 2: exec to READY=1 with the shipped scenarios and with 1,000 more, beside the C floor."""
+    say(f"== start-up: exec to READY=1 ({runs} runs each, median)")
+    directory = work / "startup"
+    directory.mkdir()
+    floor_binary = startup.build_floor(directory)
+    floor = startup.median_ms(lambda index: [floor_binary], directory, runs)
+
+    def scenariod(extra):
+        return lambda index: [binary, "--scenarios", str(REPOSITORY / "scenarios"), *extra, "--scenario", "offline-demo",
+                              "--socket", str(directory / f"control-{index}.sock"),
+                              "--state-directory", str(directory / "state"), "--log-target", "stderr"]
+    shipped = startup.median_ms(scenariod([]), directory, runs)
+    generated_root = work / "generated-scenarios"
+    startup.generate_scenarios(generated_root, 1000, FEED_FIXTURE.read_bytes())
+    generated = startup.median_ms(scenariod(["--scenarios", str(generated_root)]), directory, max(5, runs // 2))
+    say(f"  C floor {floor:.1f} ms, shipped scenarios {shipped:.1f} ms, +1,000 generated {generated:.1f} ms")
+    return [
+        Row("Start-up: exec to READY=1, shipped scenarios (median)", fmt_ms(shipped), f"C sd_notify floor {fmt_ms(floor)}",
+            ratio(shipped, floor), "≤ 15 ms", shipped <= 15),
+        Row("Start-up: exec to READY=1, +1,000 generated scenarios (median)", fmt_ms(generated),
+            f"shipped scenarios {fmt_ms(shipped)}", ratio(generated, shipped), "≤ 500 ms", generated <= 500),
+    ]
+
+
+def memory_rows(binary, work, count, large_count):
+    """Target 3 (memory): resident bytes of idle sessions in the daemon itself."""
+    say(f"== idle sessions: {count:,} of offline-demo, then {large_count:,} of a scenario with a 1 MiB fixture")
+    extra = work / "memory-scenarios"
+    sessions.write_large_fixture_scenario(extra)
+    daemon = daemon_module.Daemon(binary, REPOSITORY, work / "memory", extra=["--scenarios", str(extra)]).start()
+    try:
+        figures = sessions.measure(daemon, count, large_count, progress=say)
+    finally:
+        daemon.stop()
+    say(f"  RSS {fmt_bytes(figures['rss_before'])} → {fmt_bytes(figures['rss_after'])}; "
+        f"{figures['per_session']:,.0f} B/session; with the 1 MiB fixture {figures['per_large_session']:,.0f} B/session")
+    shared = figures["per_large_session"] - figures["per_session"] < sessions.LARGE_FIXTURE_BYTES / 10
+    return [
+        Row(f"Sessions: {count:,} idle sessions, daemon resident", fmt_bytes(figures["rss_after"]),
+            f"daemon with 1 session {fmt_bytes(figures['rss_before'])}", ratio(figures["rss_after"], figures["rss_before"]),
+            "≤ 300 MB", figures["rss_after"] <= 300e6),
+        Row("Sessions: resident bytes per idle session", fmt_bytes(figures["per_session"]), "—", "—", "reported", None),
+        Row("Sessions: bytes per session, scenario with an unfetched 1 MiB fixture",
+            fmt_bytes(figures["per_large_session"]), f"offline-demo {fmt_bytes(figures['per_session'])}",
+            ratio(figures["per_large_session"], figures["per_session"]), "fixture shared: < 0.1 MiB more", shared),
+    ]
+
+
+def inprocess_rows(figures):
+    """Targets 3 (latency), 4 and 5, from ordo-one/benchmark's percentiles."""
+    def p50(key, metric="wallClock"):
+        return figures[key][metric][50]
+    session, first_action = p50("session"), p50("reload_fake")
+    fake, live = p50("reload_fake"), p50("reload_live")
+    rows = [
+        Row("Session: create offline-demo + first action, in process (p50)", fmt_us(session),
+            f"the action alone {fmt_us(first_action)}", ratio(session, first_action), "≤ 100 µs", session <= 100),
+        Row("FeedReader reload: fake network vs live network to nginx (p50)", fmt_us(fake), f"live {fmt_us(live)}",
+            f"{live / fake:.1f}× faster", "≥ 20× faster", live >= 20 * fake),
+    ]
+    control, floor = p50("control", "mallocCountTotal"), p50("control_floor", "mallocCountTotal")
+    rows.append(Row("Allocations per control request (GET state, p50)", fmt_count(control),
+                    f"Hummingbird, same body {fmt_count(floor)}", ratio(control, floor), "reported", None))
+    exchange, live_exchange = p50("exchange_fake", "mallocCountTotal"), p50("exchange_live", "mallocCountTotal")
+    rows.append(Row("Allocations per fake network exchange (p50)", fmt_count(exchange),
+                    f"live exchange to nginx {fmt_count(live_exchange)}", ratio(exchange, live_exchange), "reported", None))
+    control_us, floor_us = p50("control"), p50("control_floor")
+    rows.append(Row("Control request in process, keep-alive round trip (p50)", fmt_us(control_us),
+                    f"Hummingbird, same body {fmt_us(floor_us)}", ratio(control_us, floor_us), "reported", None))
+    return rows
+
+
+def machine():
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "unknown")
+    cores = len([line for line in open("/proc/cpuinfo") if line.startswith("processor")])
+    memory = next(int(line.split()[1]) for line in open("/proc/meminfo") if line.startswith("MemTotal")) / (1 << 20)
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
+    h2load = subprocess.run(["h2load", "--version"], capture_output=True, text=True).stdout.strip()
+    return (f"{cpu}, {cores} vCPUs, {memory:.0f} GiB; Linux {platform.release()}; {swift}; "
+            f"{nginx.replace('nginx version: ', '')}; {h2load}")
+
+
+def write_markdown(path: pathlib.Path, rows, command, started):
+    """Replaces the generated part of `path` (between the markers) and keeps the hand-written rest."""
+    begin, end = "<!-- generated by Benchmarks/harness/run.py: begin -->", "<!-- generated: end -->"
+    generated = "\n".join([begin, "", f"Command: `{command}`  ", f"Date: {started:%Y-%m-%d %H:%M} UTC  ",
+                           f"Machine: {machine()}", "", report.markdown(rows), "", end])
+    text = path.read_text() if path.exists() else f"# Benchmarks\n\n{begin}\n{end}\n"
+    if begin not in text or end not in text:
+        raise RuntimeError(f"{path} has no generated-section markers")
+    path.write_text(re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: generated, text, flags=re.S))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--write", type=pathlib.Path, help="update the generated table in this Markdown file")
+    parser.add_argument("--quick", action="store_true", help="shorter runs (a smoke run; the figures are noisier)")
+    arguments = parser.parse_args()
+    started = datetime.datetime.now(datetime.timezone.utc)
+    seconds, rounds, runs = (2, 1, 5) if arguments.quick else (5, 3, 21)
+    with tempfile.TemporaryDirectory(prefix="scenariod-bench-") as temporary:
+        work = pathlib.Path(temporary)
+        work.chmod(0o755)  # nginx's workers read its files
+        binary = build_daemon(work)
+        nginx = nginx_module.Nginx(work / "nginx", {STATE_PATH: state_body(binary, work), "/feed.json": FEED_FIXTURE.read_bytes()})
+        nginx.start()
+        try:
+            say("== in-process benchmarks: swift package benchmark (the first run builds them in release: minutes)")
+            figures = inprocess.run(REPOSITORY, work / "inprocess", nginx.origin, work / "inprocess.log")
+            rows = throughput_rows(binary, work, nginx, seconds, rounds)
+        finally:
+            nginx.stop()
+        rows += startup_rows(binary, work, runs)
+        rows += inprocess_rows(figures)
+        rows += memory_rows(binary, work, 1000 if arguments.quick else 10_000, 100 if arguments.quick else 1000)
+    print(report.text(rows))
+    if arguments.write:
+        command = "bash scripts/benchmark" + (" --quick" if arguments.quick else "")
+        write_markdown(arguments.write, rows, command, started)
+        say(f"wrote the table into {arguments.write}")
+    missed = [row.figure for row in rows if row.met is False]
+    say(f"{len(missed)} target(s) missed" + (": " + "; ".join(missed) if missed else ""))
+
+
+if __name__ == "__main__":
+    main()

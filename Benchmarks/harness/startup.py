@@ -1,0 +1,95 @@
+"""Start-up: from exec to READY=1 on a NOTIFY_SOCKET of the harness's, as systemd would see it; next to the floor,
+a C program that does nothing but send READY=1 through libsystemd, timed the same way."""
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import time
+
+FLOOR_SOURCE = """\
+#include <systemd/sd-daemon.h>
+#include <unistd.h>
+int main(void) { sd_notify(0, "READY=1"); pause(); return 0; }
+"""
+
+
+def build_floor(directory: pathlib.Path):
+    source = directory / "notify-floor.c"
+    source.write_text(FLOOR_SOURCE)
+    binary = directory / "notify-floor"
+    subprocess.run(["gcc", "-O2", "-o", str(binary), str(source), "-lsystemd"], check=True)
+    return str(binary)
+
+
+def time_to_ready(command, directory: pathlib.Path, timeout=30):
+    """Seconds from spawning `command` to its READY=1; the process is then stopped with SIGTERM."""
+    notify_path = directory / "notify.sock"
+    if notify_path.exists():
+        notify_path.unlink()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+        notify.bind(str(notify_path))
+        environment = dict(os.environ, NOTIFY_SOCKET=str(notify_path))
+        environment.pop("INVOCATION_ID", None)
+        with open(directory / "output.log", "a") as log:
+            started = time.perf_counter()
+            process = subprocess.Popen(command, env=environment, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        try:
+            deadline = started + timeout
+            while True:
+                notify.settimeout(max(0.001, deadline - time.perf_counter()))
+                try:
+                    message = notify.recv(65536)
+                except socket.timeout:
+                    raise RuntimeError(f"{command[0]} sent no READY=1 within {timeout} s; see {directory / 'output.log'}")
+                if b"READY=1" in message.split(b"\n"):
+                    return time.perf_counter() - started
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def median_ms(command_for_run, directory: pathlib.Path, runs):
+    """Median milliseconds to READY=1 over `runs` spawns (one discarded warm-up first, for the page cache)."""
+    samples = []
+    for index in range(runs + 1):
+        seconds = time_to_ready(command_for_run(index), directory)
+        if index:
+            samples.append(seconds * 1000)
+    return statistics.median(samples)
+
+
+def generate_scenarios(root: pathlib.Path, count, fixture: bytes):
+    """`count` FeedReader scenarios, each with its own fixture file, a route and a seed, as a team's suite might
+    have them."""
+    if root.exists():
+        shutil.rmtree(root)
+    for index in range(count):
+        directory = root / f"generated-{index:04}"
+        (directory / "fixtures").mkdir(parents=True)
+        (directory / "fixtures" / "feed.json").write_bytes(fixture)
+        (directory / "scenario.yaml").write_text(f"""\
+description: Generated scenario {index} of {count}.
+model: FeedReader
+clock:
+  start: 2026-11-01T09:00:00Z
+  mode: frozen
+keyValue:
+  seed:
+    readItems: ["https://example.com/{index}"]
+network:
+  routes:
+    - name: feed
+      request:
+        method: GET
+        url: https://www.cocoawithlove.com/feed.json
+      response:
+        status: 200
+        bodyFile: fixtures/feed.json
+""")
