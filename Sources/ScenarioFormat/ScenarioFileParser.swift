@@ -20,7 +20,8 @@ struct ScenarioFileParser {
     mutating func parse(_ yaml: String) -> (ScenarioFile, [ScenarioProblem]) {
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: yaml) else {
+            // The encoding given, so Yams does not read the environment for it on every file.
+            guard let node = try Yams.compose(yaml: yaml, .default, .default, .utf8) else {
                 reader.report("the file is empty; a scenario needs at least 'description' and 'model'.", at: nil)
                 return (file, reader.problems)
             }
