@@ -13,7 +13,11 @@ public import ServiceLifecycle
 /// SwiftNIO and hands each connection to Hummingbird's HTTP/1.1 channel.
 ///
 /// On graceful shutdown it stops accepting, lets in-flight requests finish, ends event streams, and returns.
-public struct ControlServer: Service {
+public struct ControlServer: Service, CustomStringConvertible {
+    // ServiceLifecycle names a service by interpolating it; without a description that reflects over every
+    // field, which was a sixth of start-up (perf, BENCHMARKS.md). The other services say the same.
+    public var description: String { "ControlServer(\(listener))" }
+
     /// Where to listen.
     public enum Listener: Sendable, CustomStringConvertible {
         /// Bind a new socket file at this path.

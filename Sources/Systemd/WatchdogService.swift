@@ -1,7 +1,9 @@
 public import ServiceLifecycle
 
 /// Pings the systemd watchdog at half of `WATCHDOG_USEC` until shutdown; returns at once when there is no watchdog.
-public struct WatchdogService: Service {
+public struct WatchdogService: Service, CustomStringConvertible {
+    public var description: String { "WatchdogService" }
+
     private let notifier: ServiceNotifier
     private let interval: Duration?
 

@@ -3,7 +3,9 @@ import ServiceLifecycle
 
 /// With `--exit-with-parent`: ends the daemon when the process that started it is gone (it has been re-parented),
 /// so a test run's private daemon never outlives the run, however the run ends.
-struct ParentWatch: Service {
+struct ParentWatch: Service, CustomStringConvertible {
+    var description: String { "ParentWatch" }
+
     let parent = getppid()
 
     func run() async throws {

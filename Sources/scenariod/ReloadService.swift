@@ -2,7 +2,9 @@ import ServiceLifecycle
 import UnixSignals
 
 /// Re-reads the scenarios on each SIGHUP until shutdown. Created before READY=1, so no SIGHUP is missed.
-struct ReloadService: Service {
+struct ReloadService: Service, CustomStringConvertible {
+    var description: String { "ReloadService" }
+
     let reloader: ScenarioReloader
     private let signals: UnixSignalsSequence
 

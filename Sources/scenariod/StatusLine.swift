@@ -18,7 +18,9 @@ struct StatusLine: Sendable {
 }
 
 /// Keeps STATUS= current as sessions come and go (checked every 2 s, sent only when it changed).
-struct StatusService: Service {
+struct StatusService: Service, CustomStringConvertible {
+    var description: String { "StatusService" }
+
     let status: StatusLine
     let notifier: ServiceNotifier
 
@@ -36,7 +38,9 @@ struct StatusService: Service {
 }
 
 /// Sends STOPPING=1 as soon as shutdown begins.
-struct StoppingNotice: Service {
+struct StoppingNotice: Service, CustomStringConvertible {
+    var description: String { "StoppingNotice" }
+
     let notifier: ServiceNotifier
     let logger: Logger
 
