@@ -22,6 +22,12 @@ public actor Session {
     private var journal: RequestJournal
     /// The state last published; nil while no one watches, so that starting a session encodes no state.
     private var lastState: ModelState?
+    /// The state while the Model is settled, so that reading it again encodes nothing (the control API's most
+    /// frequent request; encoding was a third of its CPU). Dropped whenever Model code may run: when an operation
+    /// takes its turn; replaced when a running clock's tick has settled.
+    private var settledState: ModelState?
+    /// Counts the changes to `settledState`, so a read that overlapped one does not cache what it read.
+    private var settledStateVersion = 0
     // An actor is reentrant at every `await`; two actions interleaving there would make results depend on
     // scheduling, so changing operations wait for their turn here.
     private var busy = false
@@ -101,6 +107,12 @@ public actor Session {
         } else {
             busy = true
         }
+        setSettledState(nil)
+    }
+
+    private func setSettledState(_ state: ModelState?) {
+        settledState = state
+        settledStateVersion += 1
     }
 
     private func endTurn() {
@@ -131,7 +143,11 @@ public actor Session {
 
     /// The Model's current state.
     public func state() async throws(HostError) -> ModelState {
-        try await live().model.state()
+        if let settledState { return settledState }
+        let version = settledStateVersion
+        let state = try await live().model.state()
+        if !busy, version == settledStateVersion { setSettledState(state) }
+        return state
     }
 
     // MARK: Clock
@@ -289,6 +305,8 @@ public actor Session {
     @discardableResult
     private func publishStateIfChanged() async throws(HostError) -> ModelState {
         let state = try await live().model.state()
+        // Called once the Model has settled (after an operation's work, or a running clock's tick).
+        setSettledState(state)
         if state != lastState {
             lastState = state
             events.publish(.stateChanged(state: state))
