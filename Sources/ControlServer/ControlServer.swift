@@ -89,6 +89,19 @@ public struct ControlServer: Service, CustomStringConvertible {
             try await responseWriter.write(response: response.head, body: response.body)
         }, configuration: .init(additionalChannelHandlers: [RequestTimeoutHandler(timeout: requestTimeout)], idleTimeout: Self.idleTimeout))
 
+        let settledStates = routes.host.settledStates
+        // Hummingbird's HTTP/1.1 pipeline, and state reads of settled sessions answered on the event loop. With an
+        // allow-list every request must reach the peer check, so then every request goes to the router.
+        let setUp = { @Sendable (channel: any Channel) -> EventLoopFuture<HTTP1Channel.Value> in
+            http.setup(channel: channel, logger: logger).flatMapThrowing { value in
+                guard !access.isRestricted else { return value }
+                let pipeline = channel.pipeline.syncOperations
+                try pipeline.addHandler(SettledStateResponder(states: settledStates),
+                                        position: .after(try pipeline.handler(type: HTTPConnectionStateHandler.self)))
+                return value
+            }
+        }
+
         let group = MultiThreadedEventLoopGroup.singleton
         let quiescing = ServerQuiescingHelper(group: group)
         let bootstrap = ServerBootstrap(group: group)
@@ -106,7 +119,7 @@ public struct ControlServer: Service, CustomStringConvertible {
         switch listener {
         case .path(let path):
             server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: Self.isStaleSocket(path)) { channel in
-                http.setup(channel: channel, logger: logger)
+                setUp(channel)
             }
             createdPath = path
             // Owner and group may connect; others may not.
@@ -116,7 +129,7 @@ public struct ControlServer: Service, CustomStringConvertible {
             }
         case .inherited(let descriptor, _):
             server = try await bootstrap.bind(descriptor, cleanupExistingSocketFile: false) { channel in
-                http.setup(channel: channel, logger: logger)
+                setUp(channel)
             }
         }
         defer { if let createdPath { unlink(createdPath) } }

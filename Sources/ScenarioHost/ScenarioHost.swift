@@ -13,6 +13,8 @@ public actor ScenarioHost {
     public nonisolated let journalCapacity: Int
     /// Where recorded scenarios are saved; nil when the daemon has no state directory.
     public nonisolated let recordingsDirectory: URL?
+    /// The states of settled sessions, for reading without a hop onto any actor.
+    public nonisolated let settledStates = SettledStates()
     private let logger: Logger
     private let durableStores: DurableStores
 
@@ -90,7 +92,7 @@ public actor ScenarioHost {
             sessionID = "\(scenarioName)-\(generatedCount)"
         }
         let session = Session(id: sessionID, scenario: scenario, journalCapacity: journalCapacity, makeDriver: makeDriver,
-                              durableStores: durableStores, logger: logger)
+                              durableStores: durableStores, settledStates: settledStates, logger: logger)
         // Registered before it starts, so a concurrent create with the same id is refused.
         sessions[sessionID] = session
         do {

@@ -17,6 +17,7 @@ public actor Session {
     nonisolated let logger: Logger
     private let makeDriver: @Sendable (Services) -> ModelDriver
     private let durableStores: DurableStores
+    private let settledStates: SettledStates
     private let events = EventBroadcaster()
     private var runtime: SessionRuntime?
     private var journal: RequestJournal
@@ -34,7 +35,8 @@ public actor Session {
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) -> ModelDriver,
-         durableStores: DurableStores, logger: Logger) {
+         durableStores: DurableStores, settledStates: SettledStates, logger: Logger) {
+        self.settledStates = settledStates
         self.durableStores = durableStores
         self.id = id
         self.scenario = scenario
@@ -113,6 +115,7 @@ public actor Session {
     private func setSettledState(_ state: ModelState?) {
         settledState = state
         settledStateVersion += 1
+        settledStates.set(state, for: id)
     }
 
     private func endTurn() {
