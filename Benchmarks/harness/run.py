@@ -146,6 +146,9 @@ def inprocess_rows(figures):
         Row("FeedReader reload: fake network vs live network to nginx (p50)", fmt_us(fake), f"live {fmt_us(live)}",
             f"{live / fake:.1f}× faster", "≥ 20× faster", live >= 20 * fake),
     ]
+    exchange_us, live_exchange_us = p50("exchange_fake"), p50("exchange_live")
+    rows.append(Row("Network exchange alone: fake vs live network to nginx (p50)", fmt_us(exchange_us),
+                    f"live {fmt_us(live_exchange_us)}", f"{live_exchange_us / exchange_us:.1f}× faster", "reported", None))
     control, floor = p50("control", "mallocCountTotal"), p50("control_floor", "mallocCountTotal")
     rows.append(Row("Allocations per control request (GET state, p50)", fmt_count(control),
                     f"Hummingbird, same body {fmt_count(floor)}", ratio(control, floor), "reported", None))
@@ -204,7 +207,7 @@ def main():
         rows += memory_rows(binary, work, 1000 if arguments.quick else 10_000, 100 if arguments.quick else 1000)
     print(report.text(rows))
     if arguments.write:
-        command = "bash scripts/benchmark" + (" --quick" if arguments.quick else "")
+        command = f"bash scripts/benchmark --write {arguments.write}" + (" --quick" if arguments.quick else "")
         write_markdown(arguments.write, rows, command, started)
         say(f"wrote the table into {arguments.write}")
     missed = [row.figure for row in rows if row.met is False]
