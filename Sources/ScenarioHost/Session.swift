@@ -29,6 +29,8 @@ public actor Session {
     private var settledState: ModelState?
     /// Counts the changes to `settledState`, so a read that overlapped one does not cache what it read.
     private var settledStateVersion = 0
+    /// Set once the host deletes the session; its state is then no longer published under its id.
+    private var isClosing = false
     // An actor is reentrant at every `await`; two actions interleaving there would make results depend on
     // scheduling, so changing operations wait for their turn here.
     private var busy = false
@@ -73,6 +75,9 @@ public actor Session {
     /// Stops the Model and ends every event stream. Work in flight (an action waiting on the live network) is
     /// cancelled first, so closing never waits for a slow server.
     func close() async {
+        // The host has forgotten this session, so its id may name a new one already: stop speaking for it.
+        isClosing = true
+        settledStates.set(nil, for: id)
         let current = runtime
         await current?.stop()
         await takeTurn()
@@ -115,7 +120,7 @@ public actor Session {
     private func setSettledState(_ state: ModelState?) {
         settledState = state
         settledStateVersion += 1
-        settledStates.set(state, for: id)
+        if !isClosing { settledStates.set(state, for: id) }
     }
 
     private func endTurn() {
@@ -281,7 +286,7 @@ public actor Session {
     public func eventStream() async -> AsyncStream<SessionEvent> {
         let stream = events.subscribe()
         // From now on a change must be told from the state the watcher starts from.
-        if lastState == nil { lastState = try? await live().model.state() }
+        if lastState == nil, let state = try? await live().model.state(), lastState == nil { lastState = state }
         return stream
     }
 
