@@ -18,12 +18,19 @@ enum BenchmarkInputs {
         return origin
     }
 
+    /// This run's scratch directory (scenario files, sockets), created on first use.
+    static func scratchDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
     /// A host over the shipped scenarios plus `extra` scenario files (name → scenario.yaml text) in a temporary
     /// directory.
     static func host(extra: [String: String] = [:]) throws -> ScenarioHost {
         var roots = [shippedScenarios]
         if !extra.isEmpty {
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-bench-\(getpid())")
+            let root = try scratchDirectory()
             for (name, text) in extra {
                 let directory = root.appendingPathComponent(name)
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

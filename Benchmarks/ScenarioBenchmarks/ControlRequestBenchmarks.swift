@@ -26,7 +26,7 @@ func controlRequestBenchmarks() {
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
-        let path = socketDirectory().appendingPathComponent("floor.sock").path
+        let path = try BenchmarkInputs.scratchDirectory().appendingPathComponent("floor.sock").path
         let app = Application(router: router, configuration: .init(address: .unixDomainSocket(path: path)), logger: quietLogger)
         Task { try await app.run() }
         return try BlockingSocketClient(path: path, request: stateRequest)
@@ -41,18 +41,12 @@ private let quietLogger: Logger = {
     return logger
 }()
 
-private func socketDirectory() -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-bench-\(getpid())")
-    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-}
-
 /// The daemon's control server over a host with a default session of offline-demo, and a client of it that has
 /// made one request already.
 private func startControlServer() async throws -> (server: Task<Void, any Error>, client: BlockingSocketClient) {
     let host = try BenchmarkInputs.host()
     try await host.createSession(of: "offline-demo", id: "default")
-    let path = socketDirectory().appendingPathComponent("control.sock").path
+    let path = try BenchmarkInputs.scratchDirectory().appendingPathComponent("control.sock").path
     let server = ControlServer(
         listener: .path(path), host: host,
         configuration: ControlConfiguration(version: "benchmark", defaultSession: "default", reload: { await host.catalog }),

@@ -8,6 +8,8 @@ import socket
 import subprocess
 import time
 
+import processes
+
 
 class UnixHTTPConnection(http.client.HTTPConnection):
     """http.client over a Unix socket: keep-alive, standard library only."""
@@ -70,11 +72,5 @@ class Daemon:
         return UnixHTTPConnection(self.socket)
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-                raise RuntimeError("scenariod did not stop within 30 s of SIGTERM")
+        if self.process and not processes.stop(self.process, signal.SIGTERM):
+            raise RuntimeError("scenariod did not stop within 30 s of SIGTERM")

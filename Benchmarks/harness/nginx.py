@@ -8,6 +8,8 @@ import socket
 import subprocess
 import time
 
+import processes
+
 CONFIG = """\
 daemon off;
 worker_processes auto;
@@ -79,10 +81,5 @@ class Nginx:
             return False
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGQUIT)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process:
+            processes.stop(self.process, signal.SIGQUIT, timeout=10)

@@ -9,6 +9,8 @@ import statistics
 import subprocess
 import time
 
+import processes
+
 FLOOR_SOURCE = """\
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
@@ -47,12 +49,7 @@ def time_to_ready(command, directory: pathlib.Path, timeout=30):
                 if b"READY=1" in message.split(b"\n"):
                     return time.perf_counter() - started
         finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            processes.stop(process, signal.SIGTERM)
 
 
 def median_ms(command_for_run, directory: pathlib.Path, runs):
