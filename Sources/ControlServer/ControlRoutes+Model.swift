@@ -66,7 +66,9 @@ extension ControlRoutes {
             let journal = try await session(context).requestJournal()
             return JSONResponse.make(JournalBody(entries: journal.unmatched, dropped: journal.dropped, capacity: journal.capacity))
         }
-        router.delete("/v1/sessions/:session/journal") { _, context in
+        // Clearing is an action on the journal, not its removal: the journal stays, empty (a DELETE would promise a
+        // 404 on the next GET).
+        router.post("/v1/sessions/:session/journal/clear") { _, context in
             try await session(context).clearJournal()
             return JSONResponse.noContent()
         }

@@ -46,6 +46,11 @@ enum JSONBody {
         for key in object.keys.sorted() where !fields.contains(key) {
             throw APIError(.badRequest, "unknownField", "the request body has the unknown field '\(key)'; allowed: \(fields.joined(separator: ", ")).")
         }
+        // No body field of the API takes null; an optional one is left out instead (found by the fuzzer: an
+        // "id": null created a session with a generated id).
+        for key in object.keys.sorted() where object[key] == .null {
+            throw APIError(.badRequest, "invalidRequest", "the field '\(key)' is null; give it a value or leave it out.")
+        }
         for key in required where object[key] == nil {
             throw APIError(.badRequest, "invalidRequest", "the request body needs the field '\(key)'.")
         }

@@ -90,7 +90,7 @@ public struct ScenarioClient: Sendable {
         try await get(sessionPath(session, "/journal/unmatched"))
     }
     public func clearJournal(session: String = defaultSession) async throws {
-        try await sendExpectingNoContent(.DELETE, sessionPath(session, "/journal"))
+        try await sendExpectingNoContent(.POST, sessionPath(session, "/journal/clear"))
     }
 
     // MARK: Recording

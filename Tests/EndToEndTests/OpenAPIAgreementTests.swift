@@ -46,7 +46,7 @@ import Yams
         Call(operationId: "deleteKey", method: "DELETE", path: "/v1/sessions/s1/kv/note", status: 204),
         Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/s1/journal", status: 200),
         Call(operationId: "listUnmatched", method: "GET", path: "/v1/sessions/offline-1/journal/unmatched", status: 200),
-        Call(operationId: "clearJournal", method: "DELETE", path: "/v1/sessions/s1/journal", status: 204),
+        Call(operationId: "clearJournal", method: "POST", path: "/v1/sessions/s1/journal/clear", status: 204),
         Call(operationId: "resetSession", method: "POST", path: "/v1/sessions/s1/reset", status: 200),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/offline-1", status: 204),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"agreement-record","id":"rec1"}"#, status: 201),

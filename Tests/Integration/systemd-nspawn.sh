@@ -3,12 +3,12 @@
 # systemd-nspawn (never systemd against the host's root), and checked from outside with nsenter.
 #
 # Usage: Tests/Integration/systemd-nspawn.sh PATH/TO/scenariod_VERSION_amd64.deb
-# The root is debootstrapped once into $SCENARIOD_TEST_ROOT (default /var/cache/scenariod-test/bookworm) and
-# reused; the container boots it with --volatile=overlay, so the cached root is never changed. Everything started
-# is stopped and removed at the end. Prints one line per check and closes with "N passed, N failed".
+# The root is debootstrapped once into $SCENARIOD_TEST_CACHE/bookworm (default /var/cache/scenariod-test) and
+# reused while it boots; the container boots it with --volatile=overlay, so the cached root is never changed.
+# Everything started is stopped and removed at the end. Prints one line per check and closes with "N passed, N failed".
 set -uo pipefail
 deb=$(realpath "$1")
-cache=${SCENARIOD_TEST_ROOT:-/var/cache/scenariod-test/bookworm}
+cache=${SCENARIOD_TEST_CACHE:-/var/cache/scenariod-test}/bookworm
 machine=scenariod-test-$$
 passed=0 failed=0
 
@@ -22,17 +22,21 @@ check() { # NAME COMMAND...: runs the command, prints ok or FAIL with its output
     fi
 }
 
-# --- the root, once --------------------------------------------------------------------------------------------
+# --- the root, once, and the boot ------------------------------------------------------------------------------
 # The container has no network, so the package's dependencies beyond minbase are included here.
-if [ ! -x "$cache/lib/systemd/systemd" ] || [ ! -x "$cache/usr/bin/man" ] || ! ls "$cache"/usr/lib/*/libsqlite3.so.0 >/dev/null 2>&1; then
+root_has_everything() {
+    [ -x "$cache/lib/systemd/systemd" ] && [ -x "$cache/usr/bin/man" ] && ls "$cache"/usr/lib/*/libsqlite3.so.0 >/dev/null 2>&1
+}
+build_root() {
+    local mirror
     mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)
-    echo "building the bookworm root in $cache (once; about a minute)"
+    echo "building the bookworm root in $cache (about a minute, once per cache)"
     rm -rf "$cache.partial" && mkdir -p "$(dirname "$cache")"
+    # debootstrap's root has no absolute paths baked in, so building it aside and renaming it is safe.
     debootstrap --variant=minbase --include=systemd,dbus,procps,man-db,libsqlite3-0 bookworm "$cache.partial" "${mirror:-http://deb.debian.org/debian}" >/dev/null \
-        && rm -rf "$cache" && mv "$cache.partial" "$cache" || { echo "FAIL debootstrap"; echo "0 passed, 1 failed"; exit 1; }
-fi
+        && rm -rf "$cache" && mv "$cache.partial" "$cache"
+}
 
-# --- boot ------------------------------------------------------------------------------------------------------
 # nspawn leaves its (empty) cgroups and state behind on these hosts, and a stale set stops the next boot: remove
 # them, innermost first, before booting (after an interrupted run) and after.
 remove_nspawn_leftovers() {
@@ -43,31 +47,50 @@ remove_nspawn_leftovers() {
     done
     rm -rf /run/systemd/nspawn
 }
-remove_nspawn_leftovers
-systemd-nspawn -D "$cache" --volatile=overlay --register=no --keep-unit --private-network --machine="$machine" \
-    --bind-ro="$deb:/root/scenariod.deb" -b >/tmp/"$machine".console 2>&1 &
-nspawn=$!
-cleanup() {
-    [ -n "${leader:-}" ] && kill -RTMIN+4 "$leader" 2>/dev/null # systemd's "poweroff" signal
-    for _ in $(seq 100); do kill -0 "$nspawn" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$nspawn" 2>/dev/null; wait "$nspawn" 2>/dev/null
+nspawn="" leader="" state=""
+stop_container() {
+    [ -n "$leader" ] && kill -RTMIN+4 "$leader" 2>/dev/null # systemd's "poweroff" signal
+    if [ -n "$nspawn" ]; then
+        for _ in $(seq 100); do kill -0 "$nspawn" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$nspawn" 2>/dev/null; wait "$nspawn" 2>/dev/null
+    fi
+    nspawn="" leader=""
     remove_nspawn_leftovers
-    rm -f "/tmp/$machine.console"
 }
+cleanup() { stop_container; rm -f "/tmp/$machine.console"; }
 trap cleanup EXIT
-leader=""
-for _ in $(seq 200); do
-    leader=$(ps --ppid "$nspawn" -o pid= | head -1 | tr -d ' ')
-    [ -n "$leader" ] && [ "$(readlink /proc/"$leader"/exe 2>/dev/null)" = "/usr/lib/systemd/systemd" -o "$(cat /proc/"$leader"/comm 2>/dev/null)" = systemd ] && break
-    sleep 0.05
-done
 in_container() { nsenter -t "$leader" -a "$@"; }
-state=""
-for _ in $(seq 300); do
-    state=$(in_container systemctl is-system-running 2>/dev/null)
-    case $state in running|degraded) break ;; esac
-    sleep 0.1
-done
+boot() { # boots the root; succeeds once its systemd says running (or degraded)
+    remove_nspawn_leftovers
+    systemd-nspawn -D "$cache" --volatile=overlay --register=no --keep-unit --private-network --machine="$machine" \
+        --bind-ro="$deb:/root/scenariod.deb" -b >/tmp/"$machine".console 2>&1 &
+    nspawn=$!
+    for _ in $(seq 200); do
+        leader=$(ps --ppid "$nspawn" -o pid= | head -1 | tr -d ' ')
+        [ -n "$leader" ] && [ "$(readlink /proc/"$leader"/exe 2>/dev/null)" = "/usr/lib/systemd/systemd" -o "$(cat /proc/"$leader"/comm 2>/dev/null)" = systemd ] && break
+        sleep 0.05
+    done
+    state=""
+    for _ in $(seq 300); do
+        state=$([ -n "$leader" ] && in_container systemctl is-system-running 2>/dev/null)
+        case $state in running|degraded) return 0 ;; esac
+        sleep 0.1
+    done
+    return 1
+}
+
+# A cached root is trusted only once it boots: one that does not is rebuilt and booted again.
+built=false
+if ! root_has_everything; then
+    build_root || { echo "FAIL debootstrap"; echo "0 passed, 1 failed"; exit 1; }
+    built=true
+fi
+if ! boot && [ "$built" = false ]; then
+    echo "the cached root in $cache did not boot ($state); rebuilding it"
+    stop_container
+    build_root || { echo "FAIL debootstrap"; echo "0 passed, 1 failed"; exit 1; }
+    boot
+fi
 check "the container booted ($state)" sh -c "case '$state' in running|degraded) true ;; *) false ;; esac"
 if [ -z "$leader" ] || ! kill -0 "$leader" 2>/dev/null; then
     echo "     systemd-nspawn said:"; tail -20 "/tmp/$machine.console" | sed 's/^/     /'

@@ -49,6 +49,8 @@ ROWS = [
      json.dumps({"scenario": "offline-demo", "id": "s" * 10_240}).encode(), 400, "invalidSessionID"),
     ("creating a session with .. in its id", "POST", "/v1/sessions",
      json.dumps({"scenario": "offline-demo", "id": "../x"}).encode(), 400, "invalidSessionID"),
+    ("creating a session with a null id", "POST", "/v1/sessions",
+     json.dumps({"scenario": "offline-demo", "id": None}).encode(), 400, "invalidRequest"),
     ("a key with NUL", "PUT", "/v1/sessions/bystander/kv/a%00b", b"1", 400, "invalidKey"),
     ("a key with control characters", "PUT", "/v1/sessions/bystander/kv/a%0Ab", b"1", 400, "invalidKey"),
     ("a 10 KB key", "PUT", "/v1/sessions/bystander/kv/" + "k" * 10_240, b"1", 400, "invalidKey"),
