@@ -7,9 +7,16 @@ let package = Package(
     products: [
         .executable(name: "scenariod", targets: ["scenariod"]),
         .executable(name: "scenarioctl", targets: ["scenarioctl"]),
+        // A team's daemon: its Models plus `Daemon.main` (or `DaemonService` in its own ServiceGroup).
+        .library(name: "ScenarioDaemon", targets: ["ScenarioDaemon"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "Fakes", targets: ["Fakes"]),
         .library(name: "LiveServices", targets: ["LiveServices"]),
+        .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
         .library(name: "ScenarioHost", targets: ["ScenarioHost"]),
+        .library(name: "ControlAPI", targets: ["ControlAPI"]),
+        .library(name: "ControlServer", targets: ["ControlServer"]),
+        .library(name: "Systemd", targets: ["Systemd"]),
         .library(name: "ScenarioClient", targets: ["ScenarioClient"]),
         .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
     ],
@@ -23,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // `swift package generate-documentation`: the DocC catalogs of the library products.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // In-process benchmarks; the malloc interposer (not jemalloc, which these machines lack) counts allocations.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
@@ -48,9 +57,9 @@ let package = Package(
         ]),
         // scenario.yaml → validated, resolved scenarios. Imports Fakes for the route types it produces.
         .target(name: "ScenarioFormat", dependencies: ["Services", "Fakes", "Yams"]),
-        // Sessions, the Model registry, the journal and events: the engine, no sockets.
+        // Sessions, the Model registry, the journal and events: the engine, no sockets, no concrete Model.
         .target(name: "ScenarioHost", dependencies: [
-            "Services", "Fakes", "LiveServices", "ScenarioFormat", "FeedReader", "Ratings", .product(name: "Logging", package: "swift-log"),
+            "Services", "Fakes", "LiveServices", "ScenarioFormat", .product(name: "Logging", package: "swift-log"),
         ]),
         // The control API's request and response bodies, shared by the server and its clients.
         .target(name: "ControlAPI", dependencies: ["Services", "Fakes"]),
@@ -84,15 +93,19 @@ let package = Package(
         ]),
         // For test suites: a daemon for the run, a session per test, state and journal assertions.
         .target(name: "ScenarioTesting", dependencies: ["ScenarioClient", "ControlAPI", "Services", "Fakes"]),
-        .executableTarget(name: "scenariod", dependencies: [
+        // The daemon as a library: flags, socket and state rules, reload, status, systemd; any team's Models.
+        .target(name: "ScenarioDaemon", dependencies: [
             "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd", "Services",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
+        // The shipped daemon: the two example Models, registered in main and nowhere else.
+        .executableTarget(name: "scenariod", dependencies: ["ScenarioDaemon", "FeedReader", "Ratings"]),
+        // The client; `validate` asks a daemon executable (`--check`), which knows its own Models.
         .executableTarget(name: "scenarioctl", dependencies: [
-            "ScenarioClient", "ControlAPI", "ScenarioFormat", "ScenarioHost", "Services", "Fakes",
+            "ScenarioClient", "ControlAPI", "Services", "Fakes",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -106,7 +119,7 @@ let package = Package(
         // The malformed-scenario corpus is read from the source tree (#filePath), because SwiftPM resources
         // would follow the symlinks some cases are about.
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services"], exclude: ["Malformed"]),
-        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes"]),
+        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings"]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
         .testTarget(name: "ExampleSuiteTests", dependencies: ["ScenarioTesting", "Services"]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.
@@ -124,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "ScenarioBenchmarks",
             dependencies: [
-                "ScenarioHost", "ScenarioFormat", "ControlServer", "LiveServices", "Fakes", "Services",
+                "ScenarioHost", "ScenarioFormat", "ControlServer", "LiveServices", "Fakes", "Services", "FeedReader", "Ratings",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,6 @@
+import FeedReader
 import Foundation
+import Ratings
 import ScenarioFormat
 import ScenarioHost
 
@@ -8,6 +10,9 @@ enum BenchmarkInputs {
     static let shippedScenarios = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scenarios")
+
+    /// The Models the shipped scenarios name.
+    static let models = ModelRegistry([FeedReader.self, Ratings.self])
 
     /// The origin nginx serves the feed fixture on, e.g. `http://127.0.0.1:8080`, from `SCENARIOD_BENCH_NGINX`.
     static func nginxOrigin() throws -> String {
@@ -38,11 +43,11 @@ enum BenchmarkInputs {
             }
             roots.append(root)
         }
-        let catalog = ScenarioCatalog.load(from: roots, models: ModelRegistry.builtIn.names)
+        let catalog = ScenarioCatalog.load(from: roots, models: models.names)
         guard catalog.problems.isEmpty else {
             throw BenchmarkInputError("the benchmark scenarios have problems: \(catalog.problems)")
         }
-        return ScenarioHost(catalog: catalog)
+        return ScenarioHost(catalog: catalog, models: models)
     }
 
     /// A FeedReader scenario whose feed comes from the live network service, forwarded to nginx.

@@ -13,7 +13,7 @@ func networkExchangeBenchmarks() {
     Benchmark("exchange: fake network", configuration: .perOperation) { benchmark, network in
         await exchange(network, benchmark)
     } setup: {
-        let catalog = ScenarioCatalog.load(from: [BenchmarkInputs.shippedScenarios], models: ModelRegistry.builtIn.names)
+        let catalog = ScenarioCatalog.load(from: [BenchmarkInputs.shippedScenarios], models: BenchmarkInputs.models.names)
         guard let scenario = catalog.scenarios["first-launch"] else {
             throw BenchmarkInputError("scenario first-launch is missing from \(BenchmarkInputs.shippedScenarios.path)")
         }

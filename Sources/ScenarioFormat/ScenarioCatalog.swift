@@ -11,6 +11,8 @@ public struct ScenarioCatalog: Sendable {
     public private(set) var problems: [String: [ScenarioProblem]] = [:]
     /// Scenario directories that could not be read at all (listed in ``problems`` as `(path)` too).
     public private(set) var unreadableRoots: [URL] = []
+    /// Where each scenario, valid or not, was read from (the directory that won, when several had it).
+    public private(set) var directories: [String: URL] = [:]
 
     /// All scenario names, valid or not, sorted.
     public var names: [String] { Set(scenarios.keys).union(problems.keys).sorted() }
@@ -39,6 +41,7 @@ public struct ScenarioCatalog: Sendable {
                 }
             }
         }
+        catalog.directories = directories
         let fixtures = FixtureReader()
         var files: [String: ScenarioFile] = [:]
         for (name, directory) in directories {
@@ -71,16 +74,6 @@ public struct ScenarioCatalog: Sendable {
             merged.scenarios[name] = old
         }
         return merged
-    }
-
-    /// Reads and checks one scenario directory on its own (its `extends` parents are looked up beside it).
-    /// - Returns: the problems; empty when the scenario is valid.
-    public static func validate(directory: URL, models: [String]) -> [ScenarioProblem] {
-        let name = directory.standardizedFileURL.lastPathComponent
-        let catalog = load(from: [directory.standardizedFileURL.deletingLastPathComponent()], models: models)
-        return catalog.problems[name] ?? (catalog.scenarios[name] == nil
-            ? [ScenarioProblem(file: directory.path, message: "no \(fileName) here; a scenario is a directory holding one.")]
-            : [])
     }
 
     private static func readFile(name: String, directory: URL, fixtures: FixtureReader) -> (ScenarioFile, [ScenarioProblem]) {

@@ -11,8 +11,8 @@ struct ModelDriver: Sendable {
     /// The Model's state as canonical JSON.
     let state: @Sendable () async -> ModelState
 
-    init<M: Model>(_ type: M.Type, services: Services) {
-        let model = M(services: services)
+    init<M: Model>(_ type: M.Type, services: Services) async {
+        let model = await M(services: services)
         run = { await model.run() }
         prepare = { name, arguments throws(HostError) in
             guard M.actionNames.contains(name) else {

@@ -24,11 +24,11 @@ public actor ScenarioHost {
     /// Creates a host.
     /// - Parameters:
     ///   - catalog: Scenarios, typically ``ScenarioCatalog/load(from:models:)`` with `models.names`.
-    ///   - models: The Model registry; ``ModelRegistry/builtIn`` for the shipped Models.
+    ///   - models: The Models scenarios may name.
     ///   - journalCapacity: How many requests each session's journal keeps.
     ///   - stateDirectory: Where durable stores (`stores/`) and recorded scenarios (`scenarios/`) live; nil for none.
     ///   - logger: Where sessions log actions, requests and clock moves (with `scenario`, `session`, `model` metadata).
-    public init(catalog: ScenarioCatalog, models: ModelRegistry = .builtIn, journalCapacity: Int = RequestJournal.defaultCapacity,
+    public init(catalog: ScenarioCatalog, models: ModelRegistry, journalCapacity: Int = RequestJournal.defaultCapacity,
                 stateDirectory: URL? = nil,
                 logger: Logger = Logger(label: "scenariod.host", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.catalog = catalog

@@ -15,7 +15,7 @@ public actor Session {
 
     /// Carries `scenario`, `session` and `model` metadata, which become journal fields.
     nonisolated let logger: Logger
-    private let makeDriver: @Sendable (Services) -> ModelDriver
+    private let makeDriver: @Sendable (Services) async -> ModelDriver
     private let durableStores: DurableStores
     private let settledStates: SettledStates
     private let events = EventBroadcaster()
@@ -36,7 +36,7 @@ public actor Session {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) -> ModelDriver,
+    init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
          durableStores: DurableStores, settledStates: SettledStates, logger: Logger) {
         self.settledStates = settledStates
         self.durableStores = durableStores

@@ -22,7 +22,7 @@ struct SessionRuntime: Sendable {
 
     /// Where a generation's parts come from besides the scenario.
     struct Inputs: Sendable {
-        var makeDriver: @Sendable (Services) -> ModelDriver
+        var makeDriver: @Sendable (Services) async -> ModelDriver
         var journal: @Sendable (NetworkExchange) async -> Void
         var durableStores: DurableStores
         var logger: Logger
@@ -64,7 +64,7 @@ struct SessionRuntime: Sendable {
         let network = RoutedNetwork(routes: scenario.routes, unmatched: scenario.unmatched, clock: clock,
                                     upstream: upstream, unmatchedGoesUpstream: scenario.network.mode != .fake,
                                     journal: inputs.journal)
-        let model = inputs.makeDriver(Services(network: network, keyValue: store, clock: clock))
+        let model = await inputs.makeDriver(Services(network: network, keyValue: store, clock: clock))
         let startedAt = await clock.now()
         await clock.spawn(model.run)
         await clock.settle()

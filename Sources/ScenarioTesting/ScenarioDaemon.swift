@@ -26,15 +26,18 @@ public final class ScenarioDaemon: Sendable {
         if let directory { try? FileManager.default.removeItem(at: directory) }
     }
 
-    /// Connects to `$SCENARIOD_SOCKET` when it is set; otherwise starts `scenariod` (from `$SCENARIOD_BINARY`, or
-    /// beside the test bundle) on the scenarios in `$SCENARIOD_SCENARIOS` or `./scenarios`.
-    public static func startOrConnect() async throws -> ScenarioDaemon {
+    /// Connects to `$SCENARIOD_SOCKET` when it is set; otherwise starts a daemon executable (from
+    /// `$SCENARIOD_BINARY`, or `executable` beside the test bundle) on the scenarios in `$SCENARIOD_SCENARIOS` or
+    /// `./scenarios`.
+    /// - Parameter executable: The daemon's executable name: `scenariod`, or a team's own (`todod`), which
+    ///   SwiftPM builds beside the tests of the package that has it.
+    public static func startOrConnect(executable: String = "scenariod") async throws -> ScenarioDaemon {
         let environment = ProcessInfo.processInfo.environment
         if let socket = environment["SCENARIOD_SOCKET"] {
             return ScenarioDaemon(client: ScenarioClient(socketPath: socket), process: nil, directory: nil)
         }
         let binary = environment["SCENARIOD_BINARY"] ?? URL(fileURLWithPath: CommandLine.arguments[0])
-            .resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("scenariod").path
+            .resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(executable).path
         let scenarios = environment["SCENARIOD_SCENARIOS"] ?? "scenarios"
         return try await start(binary: binary, scenarios: scenarios)
     }
@@ -42,7 +45,7 @@ public final class ScenarioDaemon: Sendable {
     /// Starts a private daemon and waits until its socket answers.
     public static func start(binary: String, scenarios: String) async throws -> ScenarioDaemon {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ScenarioTestingError("no scenariod at \(binary); build it (swift build) or set SCENARIOD_BINARY or SCENARIOD_SOCKET")
+            throw ScenarioTestingError("no daemon executable at \(binary); build it (swift build) or set SCENARIOD_BINARY or SCENARIOD_SOCKET")
         }
         let directory = URL(fileURLWithPath: "/tmp/scenario-testing-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -62,13 +65,13 @@ public final class ScenarioDaemon: Sendable {
         // The socket file appears once the daemon accepts; bounded, so a daemon that fails says so.
         for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: socket) {
             guard process.isRunning else {
-                throw ScenarioTestingError("scenariod exited with status \(process.terminationStatus) before it was ready; see \(log.path)")
+                throw ScenarioTestingError("\(binary) exited with status \(process.terminationStatus) before it was ready; see \(log.path)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
         guard FileManager.default.fileExists(atPath: socket) else {
             process.terminate()
-            throw ScenarioTestingError("scenariod did not create \(socket) within 30 s")
+            throw ScenarioTestingError("\(binary) did not create \(socket) within 30 s")
         }
         return ScenarioDaemon(client: ScenarioClient(socketPath: socket), process: process, directory: directory)
     }

@@ -2,8 +2,6 @@ import ArgumentParser
 import ControlAPI
 import Foundation
 import ScenarioClient
-import ScenarioFormat
-import ScenarioHost
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show the daemon's health and its sessions.")
@@ -92,34 +90,41 @@ struct Reload: AsyncParsableCommand {
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check scenario directories offline, without a daemon.",
-        discussion: "Each DIR is a scenario directory (holding scenario.yaml) or a directory of them. Exits 1 when any has problems.")
+        abstract: "Check scenario directories offline, without a running daemon.",
+        discussion: """
+        Each DIR is a scenario directory (holding scenario.yaml) or a directory of them; they are read together, \
+        later ones overriding, as the daemon reads its --scenarios, so a scenario may extend one in an earlier DIR. \
+        The check is the daemon's own (`DAEMON --check`), since only the daemon knows its Models: scenariod beside \
+        this scenarioctl (or on PATH) by default, a team's daemon with --daemon. Exits 1 when any has problems.
+        """)
 
     @Argument(help: "Scenario directories, or directories of them.") var directories: [String]
     @Flag(help: "Print JSON instead of text.") var json = false
+    @Option(help: ArgumentHelp("The daemon executable whose Models the scenarios may name.", valueName: "path"))
+    var daemon: String?
 
     func run() throws {
-        let models = ModelRegistry.builtIn.names
-        var problems: [ScenarioProblem] = []
-        var checked: [String] = []
-        for path in directories {
-            let url = URL(fileURLWithPath: path)
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent(ScenarioCatalog.fileName).path) {
-                problems += ScenarioCatalog.validate(directory: url, models: models)
-                checked.append(url.standardizedFileURL.lastPathComponent)
-            } else {
-                let catalog = ScenarioCatalog.load(from: [url], models: models)
-                problems += catalog.problems.keys.sorted().flatMap { catalog.problems[$0] ?? [] }
-                checked += catalog.names
-            }
+        let executable = try daemon ?? Self.shippedDaemon()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--check"] + (json ? ["--json"] : []) + directories.flatMap { ["--scenarios", $0] }
+        do {
+            try process.run()
+        } catch {
+            throw ValidationError("cannot run the daemon \(executable) to check the scenarios: \(error.localizedDescription); give --daemon PATH.")
         }
-        if json {
-            struct Result: Encodable { var checked: [String]; var problems: [ScenarioProblem] }
-            print(Output.json(Result(checked: checked, problems: problems)))
-        } else {
-            for problem in problems { print(problem) }
-            print("\(checked.count) scenario\(checked.count == 1 ? "" : "s") checked, \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+        process.waitUntilExit()
+        if process.terminationStatus != 0 { throw ExitCode(process.terminationStatus == 1 ? 1 : 2) }
+    }
+
+    /// scenariod beside this executable (as installed and as built), else the first on PATH.
+    static func shippedDaemon() throws -> String {
+        let beside = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("scenariod").path
+        let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/scenariod" } ?? []
+        guard let found = ([beside] + path).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw ValidationError("no scenariod beside scenarioctl or on PATH to check the scenarios with; give --daemon PATH.")
         }
-        if !problems.isEmpty || checked.isEmpty { throw ExitCode(1) }
+        return found
     }
 }

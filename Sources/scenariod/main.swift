@@ -1,13 +1,6 @@
-import ArgumentParser
-import Systemd
+import FeedReader
+import Ratings
+import ScenarioDaemon
 
-// Socket activation's variables are read and unset before anything can start a thread (unsetenv is not
-// thread-safe), so this comes before argument parsing.
-let inheritedSockets = ListenSockets.take()
-
-do {
-    let command = try Scenariod.parse()
-    try await command.run(inheritedSockets: inheritedSockets)
-} catch {
-    Scenariod.exit(withError: error)
-}
+// scenariod is a daemon like any team's: its two example Models, registered here and nowhere else.
+await Daemon.main(name: "scenariod", version: "0.1.0", models: [FeedReader.self, Ratings.self])

@@ -11,7 +11,11 @@ import Testing
         let text = try String(contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8)
         let blocks = text.matches(of: /```(swift|python)\n(.*?)```/.dotMatchesNewlines()).map { (String($0.1), String($0.2)) }
         #expect(blocks.count >= 2)
-        let sources = try ["Tests/ExampleSuiteTests", "Tests/python", "Sources"].flatMap { try files(under: $0) }
+        let folders = ["Tests/ExampleSuiteTests", "Tests/python", "Sources", "Examples/TodoDaemon/Sources", "Examples/TodoDaemon/Tests"]
+        let manifests = try ["Examples/TodoDaemon/Package.swift"].map {
+            try String(contentsOf: Self.repository.appendingPathComponent($0), encoding: .utf8)
+        }
+        let sources = try folders.flatMap { try files(under: $0) } + manifests
         for (language, block) in blocks {
             let found = sources.contains { $0.contains(block) }
             #expect(found, "\(document): this \(language) example is not in any test or source file:\n\(block)")

@@ -10,7 +10,7 @@ import Testing
                       outcomes: [answer(200, json: feed)])
 
     @Test func launchLoadsTheFeedAndTheReadMarks() async throws {
-        let harness = ModelHarness<FeedReader>(routes: [route], seed: ["readItems": Data(#"["https://x/a"]"#.utf8)])
+        let harness = await ModelHarness<FeedReader>(routes: [route], seed: ["readItems": Data(#"["https://x/a"]"#.utf8)])
         await harness.start()
         let state = await harness.model.state
         #expect(state.title == "T")
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func readMarksAreKeptUnderOneKey() async throws {
-        let harness = ModelHarness<FeedReader>(routes: [route])
+        let harness = await ModelHarness<FeedReader>(routes: [route])
         await harness.start()
         await harness.perform(.setIsRead(url: "b", value: true))
         await harness.perform(.setIsRead(url: "https://x/a", value: true))
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func itRefreshesEveryFifteenMinutesOfClockTime() async throws {
-        let harness = ModelHarness<FeedReader>(routes: [route])
+        let harness = await ModelHarness<FeedReader>(routes: [route])
         await harness.start()
         await harness.clock.advance(by: .seconds(45 * 60))
         #expect(await harness.journal.entries.count == 4)
@@ -41,7 +41,7 @@ import Testing
 
     @Test func anErrorKeepsTheItemsItHad() async throws {
         let flaky = Route(name: "feed", matcher: RequestMatcher(), outcomes: [answer(200, json: Self.feed), answer(503, json: "{}")])
-        let harness = ModelHarness<FeedReader>(routes: [flaky])
+        let harness = await ModelHarness<FeedReader>(routes: [flaky])
         await harness.start()
         await harness.perform(.reload)
         let state = await harness.model.state

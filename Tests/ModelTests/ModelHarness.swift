@@ -9,12 +9,12 @@ struct ModelHarness<M: Model> {
     let store: SeededKeyValueStore
     let journal: ExchangeLog
 
-    init(routes: [Route], seed: [String: Data] = [:]) {
+    init(routes: [Route], seed: [String: Data] = [:]) async {
         let clock = VirtualClock(start: Date(timeIntervalSince1970: 1_800_000_000), mode: .frozen)
         let store = SeededKeyValueStore(seed: seed)
         let journal = ExchangeLog()
         let network = RoutedNetwork(routes: routes, clock: clock) { await journal.append($0) }
-        self.model = M(services: Services(network: network, keyValue: store, clock: clock))
+        self.model = await M(services: Services(network: network, keyValue: store, clock: clock))
         self.clock = clock
         self.store = store
         self.journal = journal

@@ -8,7 +8,7 @@ import Testing
     static let session = Data(#"{"token":"t1","user":"ann"}"#.utf8)
 
     @Test func signingInStoresTheToken() async throws {
-        let harness = ModelHarness<Ratings>(routes: [
+        let harness = await ModelHarness<Ratings>(routes: [
             Route(name: "sign-in", matcher: RequestMatcher(method: "POST", body: ["user": "ann", "password": "pw"]),
                   outcomes: [answer(201, json: #"{"token":"t1"}"#)]),
         ])
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func actionsThatNeedASignInAskForOneWithoutARequest() async throws {
-        let harness = ModelHarness<Ratings>(routes: [])
+        let harness = await ModelHarness<Ratings>(routes: [])
         await harness.start()
         await harness.perform(.fetchRating)
         #expect(await harness.model.state.error == "Sign in first.")
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func starsOutsideOneToFiveAreRefusedLocally() async throws {
-        let harness = ModelHarness<Ratings>(routes: [], seed: ["session": Self.session])
+        let harness = await ModelHarness<Ratings>(routes: [], seed: ["session": Self.session])
         await harness.start()
         await harness.perform(.rate(driver: 6, bus: 0))
         #expect(await harness.model.state.error == "Ratings are 1 to 5 stars; got driver 6, bus 0.")
@@ -39,7 +39,7 @@ import Testing
 
     @Test(arguments: [401, 403])
     func anAuthorisationFailureSignsOut(status: Int) async throws {
-        let harness = ModelHarness<Ratings>(routes: [
+        let harness = await ModelHarness<Ratings>(routes: [
             Route(name: "rate", matcher: RequestMatcher(method: "POST", headers: ["Authorization": "Bearer t1"]),
                   outcomes: [answer(status, json: #"{"message":"Token revoked."}"#)]),
         ], seed: ["session": Self.session])
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func anyOtherFailureKeepsTheUserSignedInAndShowsTheServersMessage() async throws {
-        let harness = ModelHarness<Ratings>(routes: [
+        let harness = await ModelHarness<Ratings>(routes: [
             Route(name: "rating", matcher: RequestMatcher(method: "GET"), outcomes: [answer(500, json: #"{"message":"Database down."}"#)]),
         ], seed: ["session": Self.session])
         await harness.start()
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func aTransportErrorIsPresented() async throws {
-        let harness = ModelHarness<Ratings>(routes: [], seed: ["session": Self.session])
+        let harness = await ModelHarness<Ratings>(routes: [], seed: ["session": Self.session])
         await harness.start()
         await harness.perform(.fetchRating)
         #expect(await harness.model.state.error == "Could not reach the ratings service: The server refused the connection.")

@@ -56,12 +56,37 @@ let modelNames = ["FeedReader", "Ratings"]
         #expect(missing.problems.values.first?.first?.message == "the scenarios directory cannot be read; check that it exists and is readable.")
     }
 
-    @Test func validateChecksOneDirectory() {
-        #expect(ScenarioCatalog.validate(directory: shippedScenarios.appendingPathComponent("offline-demo"), models: modelNames).isEmpty)
-        let bad = ScenarioCatalog.validate(
-            directory: repositoryRoot.appendingPathComponent("Tests/ScenarioFormatTests/Malformed/unknown-model/bad"), models: modelNames)
-        #expect(bad.map(\.message) == ["unknown model 'FeedRead'. Did you mean 'FeedReader'? Known models: FeedReader, Ratings."])
-        #expect(bad.first?.description.hasSuffix("bad/scenario.yaml:2:8: unknown model 'FeedRead'. Did you mean 'FeedReader'? Known models: FeedReader, Ratings.") == true)
+    @Test func checkTakesOneScenarioDirectory() {
+        let good = ScenarioCatalog.check([shippedScenarios.appendingPathComponent("offline-demo")], models: modelNames)
+        #expect(good.checked == ["offline-demo"] && good.problems.isEmpty)
+        let bad = ScenarioCatalog.check(
+            [repositoryRoot.appendingPathComponent("Tests/ScenarioFormatTests/Malformed/unknown-model/bad")], models: modelNames)
+        #expect(bad.checked == ["bad"])
+        #expect(bad.problems.map(\.message) == ["unknown model 'FeedRead'. Did you mean 'FeedReader'? Known models: FeedReader, Ratings."])
+        #expect(bad.problems.first?.description.hasSuffix("bad/scenario.yaml:2:8: unknown model 'FeedRead'. Did you mean 'FeedReader'? Known models: FeedReader, Ratings.") == true)
+    }
+
+    /// As the daemon reads `--scenarios /usr/share/… --scenarios /etc/…`: a local scenario extends a shipped one.
+    @Test func checkResolvesExtendsAcrossDirectories() throws {
+        let local = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: local) }
+        let mine = local.appendingPathComponent("my-demo")
+        try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+        try "description: The demo, an hour later.\nextends: offline-demo\n".write(
+            to: mine.appendingPathComponent("scenario.yaml"), atomically: true, encoding: .utf8)
+
+        let alone = ScenarioCatalog.check([local], models: modelNames)
+        #expect(alone.checked == ["my-demo"] && !alone.problems.isEmpty)
+        let together = ScenarioCatalog.check([shippedScenarios, local], models: modelNames)
+        #expect(together.checked.contains("my-demo") && together.checked.contains("offline-demo"))
+        #expect(together.problems.isEmpty, "\(together.problems)")
+        let justMine = ScenarioCatalog.check([shippedScenarios, mine], models: modelNames)
+        #expect(justMine.checked.contains("my-demo") && justMine.problems.isEmpty)
+    }
+
+    @Test func checkReportsAPathThatCannotBeRead() {
+        let result = ScenarioCatalog.check([URL(fileURLWithPath: "/nonexistent/scenarios")], models: modelNames)
+        #expect(result.checked.isEmpty && result.problems.count == 1)
     }
 
     @Test(arguments: [("250ms", 0.25), ("2s", 2), ("1.5s", 1.5), ("15m", 900), ("1h30m", 5400)])

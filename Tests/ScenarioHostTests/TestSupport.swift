@@ -1,4 +1,6 @@
+import FeedReader
 import Foundation
+import Ratings
 import ScenarioFormat
 import ScenarioHost
 import Services
@@ -8,9 +10,12 @@ let shippedScenarios = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("scenarios")
 
-/// A host over the shipped scenarios with the built-in Models.
+/// The Models the shipped scenarios name: scenariod's two examples.
+let shippedModels = ModelRegistry([FeedReader.self, Ratings.self])
+
+/// A host over the shipped scenarios with the shipped Models.
 func makeHost(journalCapacity: Int = RequestJournal.defaultCapacity) -> ScenarioHost {
-    let models = ModelRegistry.builtIn
+    let models = shippedModels
     return ScenarioHost(catalog: ScenarioCatalog.load(from: [shippedScenarios], models: models.names),
                         models: models, journalCapacity: journalCapacity)
 }

@@ -1,0 +1,28 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// A team's own daemon, built on scenariod as a package: its Model (TodoList), its scenarios, its executable
+// (todod) and its tests. It depends on scenariod by path here; a team writes the package's URL instead.
+let package = Package(
+    name: "TodoDaemon",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "todod", targets: ["todod"]),
+    ],
+    dependencies: [
+        .package(name: "scenariod", path: "../.."),
+    ],
+    targets: [
+        // The Model: application logic that sees the Services protocols only.
+        .target(name: "TodoList", dependencies: [.product(name: "Services", package: "scenariod")]),
+        // The daemon: one line of main.
+        .executableTarget(name: "todod", dependencies: [
+            "TodoList", .product(name: "ScenarioDaemon", package: "scenariod"),
+        ]),
+        // The team's tests select its scenarios and drive its daemon.
+        .testTarget(name: "TodoListTests", dependencies: [
+            .product(name: "ScenarioTesting", package: "scenariod"),
+            .product(name: "Services", package: "scenariod"),
+        ]),
+    ]
+)

@@ -1,0 +1,59 @@
+public import ArgumentParser
+public import Logging
+public import Systemd
+import ScenarioHost
+
+/// Everything a daemon takes from its command line: where scenarios, state and the socket are, the default
+/// session, logging, access and limits. ``Daemon/main(name:version:models:)`` parses it; a team that owns `main`
+/// makes one with `DaemonOptions.parse([...])` or `DaemonOptions()` and sets its properties.
+public struct DaemonOptions: ParsableArguments, Sendable {
+    /// Directories of scenario directories; later ones override earlier ones. Empty: the daemon's defaults.
+    @Option(name: .customLong("scenarios"), help: ArgumentHelp("A directory of scenario directories; repeat it, later ones override.", valueName: "dir"))
+    public var scenarioDirectories: [String] = []
+
+    /// Where durable key-value stores and recorded scenarios are kept. `nil`: the daemon's default.
+    @Option(name: .customLong("state-directory"), help: ArgumentHelp("Where durable key-value stores and recorded scenarios are kept.", valueName: "dir"))
+    public var stateDirectory: String?
+
+    /// The control socket to create. `nil`: the daemon's default (or the socket systemd passes).
+    @Option(help: ArgumentHelp("The control socket to create.", valueName: "path"))
+    public var socket: String?
+
+    /// A scenario whose session, id `default`, opens at start-up.
+    @Option(help: ArgumentHelp("Open a default session (id 'default') of this scenario at start-up.", valueName: "name"))
+    public var scenario: String?
+
+    /// Where logs go (used by ``Daemon/main(name:version:models:)``, which owns the logging system).
+    @Option(name: .customLong("log-target"), help: "Where logs go: journal, stderr or auto (the journal when stderr is connected to it).")
+    public var logTarget: LogTarget = .auto
+
+    /// The lowest level logged (used by ``Daemon/main(name:version:models:)``).
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    public var logLevel: Logger.Level = .info
+
+    /// Requests each session's journal keeps before dropping the oldest.
+    @Option(name: .customLong("journal-capacity"), help: "Requests each session's journal keeps before dropping the oldest.")
+    public var journalCapacity: Int = RequestJournal.defaultCapacity
+
+    /// User ids allowed to use the socket; with any of these or ``allowedGroups``, everyone else gets 403.
+    @Option(name: .customLong("allow-uid"), help: ArgumentHelp("Allow this user id to use the socket; repeat it. With any --allow-uid or --allow-group, everyone else gets 403.", valueName: "uid"))
+    public var allowedUIDs: [UInt32] = []
+
+    /// Groups (names or ids) whose members may use the socket.
+    @Option(name: .customLong("allow-group"), help: ArgumentHelp("Allow members of this group (name or id) to use the socket; repeat it.", valueName: "group"))
+    public var allowedGroups: [String] = []
+
+    /// How long a connection may take to send a complete request head (idle or dripping) before it is closed.
+    @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Close a connection that sends no complete request head for this long (idle or dripping).", valueName: "duration"))
+    public var requestTimeout: String = "30s"
+
+    /// Stop when the process that started the daemon exits (for test runs).
+    @Flag(name: .customLong("exit-with-parent"), help: "Stop when the process that started the daemon exits (for test runs).")
+    public var exitWithParent = false
+
+    /// Options with every default.
+    public init() {}
+}
+
+extension LogTarget: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,40 @@
+public import Foundation
+
+extension ScenarioCatalog {
+    /// What an offline check of scenario files found.
+    public struct CheckResult: Sendable, Codable {
+        /// The scenarios checked, in the order their paths were given.
+        public var checked: [String]
+        /// Every problem of those scenarios (and of paths that could not be read).
+        public var problems: [ScenarioProblem]
+    }
+
+    /// Checks scenarios offline, as a daemon loading the same directories would see them.
+    ///
+    /// Each path is a scenario directory (holding `scenario.yaml`) or a directory of them. The directories are
+    /// read together, in order and later winning, exactly as a daemon reads its `--scenarios`, so `extends`
+    /// reaches across them: a local scenario may extend a shipped one given as an earlier path.
+    /// - Parameters:
+    ///   - paths: Scenario directories or directories of them, lowest precedence first.
+    ///   - models: The Model names a scenario may pick.
+    public static func check(_ paths: [URL], models: [String]) -> CheckResult {
+        var roots: [URL] = []
+        var selected: [(root: URL, name: String?)] = []
+        for path in paths.map(\.standardizedFileURL) {
+            let isScenario = FileManager.default.fileExists(atPath: path.appendingPathComponent(fileName).path)
+            let root = isScenario ? path.deletingLastPathComponent() : path
+            if !roots.contains(root) { roots.append(root) }
+            selected.append((root, isScenario ? path.lastPathComponent : nil))
+        }
+        let catalog = load(from: roots, models: models)
+        var checked: [String] = []
+        for (root, name) in selected {
+            let names = name.map { [$0] } ?? catalog.names.filter {
+                catalog.directories[$0]?.deletingLastPathComponent().standardizedFileURL.path == root.path
+            }
+            checked += names.filter { !checked.contains($0) }
+        }
+        let unreadable = catalog.unreadableRoots.flatMap { catalog.problems["(\($0.path))"] ?? [] }
+        return CheckResult(checked: checked, problems: unreadable + checked.flatMap { catalog.problems[$0] ?? [] })
+    }
+}

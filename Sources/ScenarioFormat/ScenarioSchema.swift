@@ -1,0 +1,454 @@
+import Foundation
+
+/// The JSON Schema of `scenario.yaml`, for editors to validate and complete a daemon's scenario files. It is the
+/// same for every daemon but for the Model names, so each daemon prints its own (`NAME --print-schema`);
+/// `schema/scenario.schema.json` is scenariod's, and a test keeps it equal to what scenariod prints.
+public enum ScenarioSchema {
+    /// The schema naming `models` as the Models a scenario may pick, as pretty-printed JSON.
+    public static func json(models: [String]) -> String {
+        let names = models.sorted().map { "        \(quoted($0))" }.joined(separator: ",\n")
+        return head + "\n      \"enum\": [\n" + names + "\n      ],\n" + tail
+    }
+
+    private static func quoted(_ text: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+    }
+
+    // The schema's text around the Model names, kept as written (key order and layout are for people).
+    private static let head = #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://scenariod.invalid/schema/scenario.schema.json",
+  "title": "scenariod scenario",
+  "description": "scenarios/NAME/scenario.yaml: which Model a scenario runs and how each of its services behaves. See docs/writing-a-scenario.md.",
+  "type": "object",
+  "additionalProperties": false,
+  "required": [
+    "description"
+  ],
+  "properties": {
+    "description": {
+      "type": "string",
+      "minLength": 1,
+      "description": "One line saying what the scenario shows."
+    },
+    "model": {
+      "type": "string",
+"""#
+
+    private static let tail = #"""
+      "description": "The Model the scenario runs. Required unless inherited through 'extends'."
+    },
+    "extends": {
+      "type": "string",
+      "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*$",
+      "description": "Another scenario (a sibling directory name) whose settings this one starts from."
+    },
+    "clock": {
+      "description": "The session's clock. Default: 2026-01-01T00:00:00Z, frozen. 'clock: system' is short for mode system.",
+      "oneOf": [
+        {
+          "enum": [
+            "frozen",
+            "running",
+            "system"
+          ]
+        },
+        {
+          "allOf": [
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "start": {
+                  "type": "string",
+                  "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$",
+                  "description": "The instant the clock reads when a session starts (ISO 8601 with a time zone)."
+                },
+                "mode": {
+                  "enum": [
+                    "frozen",
+                    "running",
+                    "system"
+                  ],
+                  "description": "frozen: moves only when advanced or set. running: ticks in real time from start. system: the real time; cannot be moved, takes no start."
+                }
+              }
+            },
+            {
+              "if": {
+                "properties": {
+                  "mode": {
+                    "const": "system"
+                  }
+                },
+                "required": [
+                  "mode"
+                ]
+              },
+              "then": {
+                "not": {
+                  "required": [
+                    "start"
+                  ]
+                }
+              }
+            }
+          ]
+        }
+      ]
+    },
+    "keyValue": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "The key-value store: in memory from the seed (default), or durable in a database file.",
+      "properties": {
+        "seed": {
+          "type": "object",
+          "description": "Keys and their values (any JSON value). Wins over seedFile for the same key."
+        },
+        "seedFile": {
+          "$ref": "#/$defs/fixturePath",
+          "description": "A JSON file holding an object of keys to values, relative to the scenario directory."
+        },
+        "store": {
+          "enum": [
+            "memory",
+            "durable"
+          ],
+          "description": "memory (default): each session's own, reset restores the seed. durable: a SQLite file per scenario in the daemon's state directory, kept across restarts; the seed is written when it is created."
+        }
+      }
+    },
+    "network": {
+      "description": "The network: fake (routes answer, nothing reaches the real network but live routes), live or record. 'network: live' is short for mode live.",
+      "oneOf": [
+        {
+          "enum": [
+            "fake",
+            "live",
+            "record"
+          ]
+        },
+        {
+          "allOf": [
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "properties": {
+                "unmatched": {
+                  "$ref": "#/$defs/transportError",
+                  "description": "The transport error a request matching no route gets. Default: connectionRefused."
+                },
+                "routes": {
+                  "type": "array",
+                  "items": {
+                    "$ref": "#/$defs/route"
+                  },
+                  "description": "Tried in order; the first route that matches a request answers it."
+                },
+                "mode": {
+                  "enum": [
+                    "fake",
+                    "live",
+                    "record"
+                  ],
+                  "description": "fake (default): routes answer; unmatched requests fail. live: routes answer first, the rest go to the real network. record: everything goes to the real network and is kept, to be saved as a scenario."
+                },
+                "timeouts": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "properties": {
+                    "connect": {
+                      "$ref": "#/$defs/duration",
+                      "description": "How long connecting may take. Default 10s."
+                    },
+                    "read": {
+                      "$ref": "#/$defs/duration",
+                      "description": "How long a server may stay silent. Default 30s."
+                    }
+                  },
+                  "description": "Limits for requests that reach the real network."
+                },
+                "redirects": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 20,
+                  "description": "How many redirects live requests follow. Default 5; 0 returns 3xx responses as they are."
+                },
+                "forward": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "string",
+                    "pattern": "^https?://[^/?#]+$"
+                  },
+                  "propertyNames": {
+                    "pattern": "^https?://[^/?#]+$"
+                  },
+                  "description": "Origins whose live requests go to another origin instead, e.g. https://api.example: http://127.0.0.1:8080."
+                }
+              }
+            },
+            {
+              "if": {
+                "properties": {
+                  "mode": {
+                    "enum": [
+                      "live",
+                      "record"
+                    ]
+                  }
+                },
+                "required": [
+                  "mode"
+                ]
+              },
+              "then": {
+                "not": {
+                  "required": [
+                    "unmatched"
+                  ]
+                }
+              }
+            },
+            {
+              "if": {
+                "properties": {
+                  "mode": {
+                    "const": "record"
+                  }
+                },
+                "required": [
+                  "mode"
+                ]
+              },
+              "then": {
+                "not": {
+                  "required": [
+                    "routes"
+                  ]
+                }
+              }
+            }
+          ]
+        }
+      ]
+    }
+  },
+  "$defs": {
+    "fixturePath": {
+      "type": "string",
+      "minLength": 1,
+      "not": {
+        "anyOf": [
+          {
+            "pattern": "^/"
+          },
+          {
+            "pattern": "(^|/)\\.\\.(/|$)"
+          }
+        ]
+      },
+      "description": "A path inside the scenario directory; absolute paths, '..' and symlinks that lead out are refused."
+    },
+    "duration": {
+      "type": "string",
+      "pattern": "^([0-9]{1,6}(\\.[0-9]{1,6})?(ms|s|m|h)){1,4}$",
+      "description": "A number and a unit, repeated: 250ms, 2s, 1.5s, 15m, 1h30m; at most 4 parts of up to 6 digits."
+    },
+    "transportError": {
+      "enum": [
+        "timeout",
+        "connectionReset",
+        "connectionRefused",
+        "offline",
+        "cancelled"
+      ]
+    },
+    "textMap": {
+      "type": "object",
+      "additionalProperties": {
+        "type": [
+          "string",
+          "number",
+          "boolean"
+        ]
+      }
+    },
+    "route": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "name"
+      ],
+      "oneOf": [
+        {
+          "required": [
+            "response"
+          ],
+          "not": {
+            "required": [
+              "live"
+            ],
+            "properties": {
+              "live": {
+                "const": true
+              }
+            }
+          }
+        },
+        {
+          "required": [
+            "responses"
+          ],
+          "not": {
+            "required": [
+              "live"
+            ],
+            "properties": {
+              "live": {
+                "const": true
+              }
+            }
+          }
+        },
+        {
+          "required": [
+            "live",
+            "request"
+          ],
+          "properties": {
+            "live": {
+              "const": true
+            }
+          },
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "response"
+                ]
+              },
+              {
+                "required": [
+                  "responses"
+                ]
+              },
+              {
+                "required": [
+                  "afterLast"
+                ]
+              }
+            ]
+          }
+        }
+      ],
+      "properties": {
+        "name": {
+          "type": "string",
+          "minLength": 1,
+          "description": "Unique in the scenario; names the route in the journal."
+        },
+        "request": {
+          "$ref": "#/$defs/request"
+        },
+        "response": {
+          "$ref": "#/$defs/response"
+        },
+        "responses": {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "$ref": "#/$defs/response"
+          },
+          "description": "Successive matching requests get these in order."
+        },
+        "afterLast": {
+          "enum": [
+            "repeat",
+            "cycle"
+          ],
+          "description": "After the last of 'responses': repeat it (default) or start again."
+        },
+        "live": {
+          "type": "boolean",
+          "description": "true: matching requests go to the real network (mixed mode); the route then has no response."
+        }
+      }
+    },
+    "request": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "What a request must look like; every key given must agree, the others match anything.",
+      "not": {
+        "required": [
+          "url",
+          "urlPattern"
+        ]
+      },
+      "properties": {
+        "method": {
+          "type": "string",
+          "pattern": "^[A-Za-z]+$"
+        },
+        "url": {
+          "type": "string",
+          "pattern": "^https?://[^?]+$",
+          "description": "The exact URL without its query."
+        },
+        "urlPattern": {
+          "type": "string",
+          "description": "A regular expression the whole URL (without query) must match."
+        },
+        "query": {
+          "$ref": "#/$defs/textMap",
+          "description": "Query items that must be present with these values."
+        },
+        "headers": {
+          "$ref": "#/$defs/textMap",
+          "description": "Header fields that must be present with these values."
+        },
+        "body": {
+          "description": "A JSON value the request body must contain (objects by subset)."
+        }
+      }
+    },
+    "response": {
+      "type": "object",
+      "additionalProperties": false,
+      "not": {
+        "required": [
+          "body",
+          "bodyFile"
+        ]
+      },
+      "properties": {
+        "status": {
+          "type": "integer",
+          "minimum": 100,
+          "maximum": 599,
+          "description": "Default 200."
+        },
+        "headers": {
+          "$ref": "#/$defs/textMap"
+        },
+        "body": {
+          "description": "Text is sent as is; any other value is sent as JSON."
+        },
+        "bodyFile": {
+          "$ref": "#/$defs/fixturePath"
+        },
+        "delay": {
+          "$ref": "#/$defs/duration",
+          "description": "Clock time before the answer arrives."
+        },
+        "fault": {
+          "$ref": "#/$defs/transportError",
+          "description": "Fail with this transport error instead of answering."
+        }
+      }
+    }
+  }
+}
+"""#
+}

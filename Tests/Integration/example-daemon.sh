@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# A team's daemon from outside, as its users meet it: Examples/TodoDaemon's todod (built by its own package)
+# started on its own scenarios and driven with the shipped scenarioctl; its offline check and its schema.
+# Usage: Tests/Integration/example-daemon.sh   (after `swift build` here and in Examples/TodoDaemon)
+# Prints one line per check and closes with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+todod=Examples/TodoDaemon/.build/debug/todod
+scenarioctl=.build/debug/scenarioctl
+passed=0 failed=0
+check() { # NAME COMMAND...: runs the command, prints ok or FAIL with its output
+    local name=$1; shift
+    local output
+    if output=$("$@" 2>&1); then
+        passed=$((passed + 1)); echo "ok   $name"
+    else
+        failed=$((failed + 1)); echo "FAIL $name"; printf '%s\n' "$output" | sed 's/^/     /' | tail -20
+    fi
+}
+
+directory=$(mktemp -d /tmp/todod-XXXX)
+socket=$directory/control.sock
+"$todod" --scenarios Examples/TodoDaemon/scenarios --scenario todo-due-soon --socket "$socket" \
+    --state-directory "$directory/state" --log-target stderr --exit-with-parent 2>"$directory/todod.log" &
+daemon=$!
+trap 'kill $daemon 2>/dev/null; wait $daemon 2>/dev/null; rm -rf "$directory"' EXIT
+for _ in $(seq 3000); do [ -S "$socket" ] && break; sleep 0.01; done
+ctl() { "$scenarioctl" --socket "$socket" "$@"; }
+
+check "todod starts on its own scenario and scenarioctl reads its state" \
+    sh -c "'$scenarioctl' state --socket '$socket' | grep -q '\"todo-1\"'"
+check "scenarioctl status names todod's version" sh -c "'$scenarioctl' status --socket '$socket' | grep -q '1.0.0'"
+check "an action through scenarioctl creates the next item" \
+    sh -c "'$scenarioctl' do add title=Rehearse dueInMinutes=20 --socket '$socket' | grep -q '\"todo-3\"'"
+check "the clock moved through scenarioctl makes an item overdue" \
+    sh -c "'$scenarioctl' clock advance 6m --socket '$socket' >/dev/null && '$scenarioctl' state --json --socket '$socket' | python3 -c 'import json,sys; s=json.load(sys.stdin); assert [i[\"isOverdue\"] for i in s[\"items\"]] == [True, False, False], s'"
+check "the journal shows the POST and the route that answered" \
+    sh -c "'$scenarioctl' requests --socket '$socket' | grep -q create-item"
+check "todod logged that it is ready, with its socket" sh -c "grep -q 'ready: Scenario todo-due-soon' '$directory/todod.log'"
+check "todod --check accepts its own scenarios" "$todod" --check --scenarios Examples/TodoDaemon/scenarios
+check "todod --check rejects an unknown Model with file:line:column" \
+    sh -c "! '$todod' --check --scenarios Examples/TodoDaemon/Tests/bad-scenarios/unknown-model > '$directory/check.out'; grep -q 'unknown-model/scenario.yaml:2:8: unknown model .TodoLst.. Did you mean .TodoList.' '$directory/check.out'"
+check "scenarioctl validate --daemon todod checks with todod's Models" \
+    "$scenarioctl" validate --daemon "$todod" Examples/TodoDaemon/scenarios
+check "scenarioctl validate with scenariod refuses todod's scenarios (it does not host TodoList)" \
+    sh -c "! '$scenarioctl' validate Examples/TodoDaemon/scenarios >/dev/null"
+check "todod --print-schema names TodoList only" \
+    sh -c "'$todod' --print-schema | python3 -c 'import json,sys; s=json.load(sys.stdin); assert s[\"properties\"][\"model\"][\"enum\"] == [\"TodoList\"], s[\"properties\"][\"model\"]'"
+check "todod --help is todod's" sh -c "'$todod' --help | grep -q 'USAGE: todod'"
+
+kill -TERM $daemon; wait $daemon; status=$?
+check "SIGTERM drains and exits 0" test "$status" = 0
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
