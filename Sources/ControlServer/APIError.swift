@@ -19,7 +19,7 @@ struct APIError: Error {
         case .unknownScenario, .unknownSession, .unknownAction, .unknownKey: .notFound
         case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong: .conflict
         case .invalidScenario: .unprocessableContent
-        case .invalidSessionID, .invalidArguments, .invalidScenarioName, .invalidKey: .badRequest
+        case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey: .badRequest
         case .storeFailed, .saveFailed: .serviceUnavailable
         }
         self.init(status, error.code.rawValue, error.message)

@@ -30,6 +30,10 @@ struct ControlRoutes: Sendable {
         router.get("/v1/version") { _, _ in
             JSONResponse.make(VersionBody(version: configuration.version))
         }
+        let models = host.models.descriptions
+        router.get("/v1/models") { _, _ in
+            JSONResponse.make(models)
+        }
     }
 
     /// The session named in the path.

@@ -10,6 +10,7 @@ public actor FeedReader: Model {
     public static let feedURL = URL(string: "https://www.cocoawithlove.com/feed.json")!
     /// The key-value key under which the read marks (an array of item URLs) are kept.
     public static let readItemsKey = "readItems"
+    public static let keyValueKeys = [readItemsKey: "the URLs of the items marked read, an array of strings"]
     /// How much clock time passes between automatic refreshes.
     public static let refreshInterval: Duration = .seconds(15 * 60)
 

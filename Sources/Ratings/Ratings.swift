@@ -14,6 +14,7 @@ public actor Ratings: Model {
     public static let apiBase = URL(string: "https://api.busratings.example/v1")!
     /// The key-value key under which the signed-in session (`{"user": …, "token": …}`) is kept.
     public static let sessionKey = "session"
+    public static let keyValueKeys = [sessionKey: "the signed-in user and token, {\"user\": …, \"token\": …}; absent when signed out"]
 
     /// What a client may ask of the rating client.
     public enum Action: Decodable, Sendable {

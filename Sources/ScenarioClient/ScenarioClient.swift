@@ -83,6 +83,11 @@ public struct ScenarioClient: Sendable {
         try await sendExpectingNoContent(.DELETE, sessionPath(session, "/kv/\(segment(key))"))
     }
 
+    // MARK: Models
+
+    /// The Models the daemon hosts, each with its actions, their arguments and the keys it documents.
+    public func models() async throws -> [ModelDescription] { try await get("/v1/models") }
+
     // MARK: Journal
 
     public func journal(session: String = defaultSession) async throws -> JournalBody { try await get(sessionPath(session, "/journal")) }

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioFormat
 import Services
 
 /// Decodes a Model's `Action` from a name and JSON arguments, turning `DecodingError`s into sentences a client
@@ -14,6 +15,17 @@ enum ActionDecoding {
             throw HostError(.invalidArguments, message(for: error, action: name))
         } catch {
             throw HostError(.invalidArguments, "the arguments of action '\(name)' could not be read: \(error)")
+        }
+    }
+
+    /// Refuses an argument the action does not declare, so a misspelt `vaule` is named as such, not reported as a
+    /// missing `value`.
+    static func refuseUnknownArguments(_ arguments: JSONValue, of action: ActionDescription) throws(HostError) {
+        guard case .object(let fields) = arguments else { return }
+        let known = action.arguments.map(\.name)
+        for field in fields.keys.sorted() where !known.contains(field) {
+            let allowed = known.isEmpty ? "it takes no arguments" : "its arguments: \(known.joined(separator: ", "))"
+            throw HostError(.unknownField, "action '\(action.name)' has no argument '\(field)'.\(Suggestion.didYouMean(field, among: known)) (\(allowed).)")
         }
     }
 

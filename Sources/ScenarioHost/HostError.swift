@@ -9,6 +9,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidSessionID
         case unknownAction
         case invalidArguments
+        case unknownField
         case unknownKey
         case invalidKey
         case storeFailed

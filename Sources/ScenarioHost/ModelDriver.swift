@@ -11,13 +11,14 @@ struct ModelDriver: Sendable {
     /// The Model's state as canonical JSON.
     let state: @Sendable () async -> ModelState
 
-    init<M: Model>(_ type: M.Type, services: Services) async {
+    init<M: Model>(_ type: M.Type, description: ModelDescription, services: Services) async {
         let model = await M(services: services)
         run = { await model.run() }
         prepare = { name, arguments throws(HostError) in
-            guard M.actionNames.contains(name) else {
+            guard let declared = description.actions.first(where: { $0.name == name }) else {
                 throw HostError(.unknownAction, "\(M.name) has no action '\(name)'.\(Suggestion.didYouMean(name, among: M.actionNames)) Its actions: \(M.actionNames.joined(separator: ", ")).")
             }
+            try ActionDecoding.refuseUnknownArguments(arguments, of: declared)
             let action = try ActionDecoding.decode(M.Action.self, name: name, arguments: arguments)
             return { await model.perform(action) }
         }

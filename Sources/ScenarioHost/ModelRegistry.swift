@@ -1,19 +1,35 @@
 import Services
 
-/// The Models a host can run, by name. Adding a Model is one ``register(_:)`` line in ``builtIn``.
+/// The Models a host can run, by name, each with the description derived from its declaration.
 public struct ModelRegistry: Sendable {
     private var factories: [String: @Sendable (Services) async -> ModelDriver] = [:]
+    private var described: [String: ModelDescription] = [:]
 
     /// An empty registry.
     public init() {}
 
     /// Makes `type` available to scenarios under `type.name`.
+    ///
+    /// Its actions and their arguments are read from its `Action` type here, once; a name in `actionNames` that
+    /// is not a case of `Action`, or a second Model of the same name, is a programming error of the daemon's
+    /// `main` and stops it at start with the reason.
     public mutating func register<M: Model>(_ type: M.Type) {
-        factories[M.name] = { await ModelDriver(M.self, services: $0) }
+        let description: ModelDescription
+        do {
+            description = try ModelDescription(of: M.self)
+        } catch {
+            preconditionFailure("cannot register Model \(M.name): \(error)")
+        }
+        precondition(factories[M.name] == nil, "two Models are named '\(M.name)'; give each Model a name of its own.")
+        described[M.name] = description
+        factories[M.name] = { await ModelDriver(M.self, description: description, services: $0) }
     }
 
     /// The registered Model names, sorted.
     public var names: [String] { factories.keys.sorted() }
+
+    /// Every registered Model's actions, arguments and keys, sorted by name.
+    public var descriptions: [ModelDescription] { names.compactMap { described[$0] } }
 
     func factory(for model: String) -> (@Sendable (Services) async -> ModelDriver)? {
         factories[model]

@@ -26,6 +26,7 @@ import Yams
     static let calls: [Call] = [
         Call(operationId: "getHealth", method: "GET", path: "/v1/health", status: 200),
         Call(operationId: "getVersion", method: "GET", path: "/v1/version", status: 200),
+        Call(operationId: "listModels", method: "GET", path: "/v1/models", status: 200),
         Call(operationId: "listScenarios", method: "GET", path: "/v1/scenarios", status: 200),
         Call(operationId: "showScenario", method: "GET", path: "/v1/scenarios/ratings-expired-token", status: 200),
         Call(operationId: "reloadScenarios", method: "POST", path: "/v1/scenarios/reload", status: 200),
@@ -82,6 +83,7 @@ import Yams
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead", body: #"{"url":"x"}"#, status: 400, code: "invalidArguments"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead", body: #"{"url":"x","value":"yes"}"#, status: 400, code: "invalidArguments"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/reload", body: "[1,2]", status: 400, code: "invalidArguments"),
+        Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead", body: #"{"url":"x","vaule":true}"#, status: 400, code: "unknownField"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/reload", body: "{\"a\":\u{1}}", status: 400, code: "malformedJSON"),
         Call(operationId: "advanceClock", method: "POST", path: "/v1/sessions/s1/clock/advance", body: #"{"by":"soon"}"#, status: 400, code: "invalidDuration"),
         Call(operationId: "advanceClock", method: "POST", path: "/v1/sessions/s1/clock/advance", body: #"{"by":15}"#, status: 400, code: "invalidRequest"),
@@ -130,7 +132,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 24)
+        #expect(documented.count == 25)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

@@ -13,6 +13,10 @@ public final class TodoList: Model {
     /// The key-value keys: the items, and the number of the last identifier given out.
     public nonisolated static let itemsKey = "items"
     public nonisolated static let lastNumberKey = "lastNumber"
+    public nonisolated static let keyValueKeys = [
+        itemsKey: "every item, an array of {id, title, due, isDone, isOverdue, isSynced}",
+        lastNumberKey: "the number of the last identifier given out (todo-N), an integer",
+    ]
 
     /// What a client may ask.
     public enum Action: Decodable, Sendable {
