@@ -36,6 +36,9 @@ public struct DaemonService: Service, CustomStringConvertible {
 
     /// Creates the daemon; nothing starts until ``run()``.
     /// - Parameters:
+    ///   - name: The daemon's name, for its default paths and the journal (`todod`).
+    ///   - version: What `GET /v1/version` answers.
+    ///   - options: Its settings, as ``DaemonOptions/parse(_:)`` reads them from a command line or as you set them.
     ///   - models: The Models scenarios may name (`model: TodoList`); each under its `name`.
     ///   - inheritedSockets: Sockets systemd passed (socket activation); take them with
     ///     ``takeInheritedSockets()`` first thing in `main`. None: the daemon creates its socket.
