@@ -4,19 +4,10 @@
 # Usage: Tests/Integration/example-daemon.sh   (after `swift build` here and in Examples/TodoDaemon)
 # Prints one line per check and closes with "N passed, N failed".
 set -uo pipefail
+source "$(dirname "$0")/check.sh"
 cd "$(dirname "$0")/../.."
 todod=Examples/TodoDaemon/.build/debug/todod
 scenarioctl=.build/debug/scenarioctl
-passed=0 failed=0
-check() { # NAME COMMAND...: runs the command, prints ok or FAIL with its output
-    local name=$1; shift
-    local output
-    if output=$("$@" 2>&1); then
-        passed=$((passed + 1)); echo "ok   $name"
-    else
-        failed=$((failed + 1)); echo "FAIL $name"; printf '%s\n' "$output" | sed 's/^/     /' | tail -20
-    fi
-}
 
 directory=$(mktemp -d /tmp/todod-XXXX)
 socket=$directory/control.sock

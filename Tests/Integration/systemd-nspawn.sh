@@ -10,17 +10,7 @@ set -uo pipefail
 deb=$(realpath "$1")
 cache=${SCENARIOD_TEST_CACHE:-/var/cache/scenariod-test}/bookworm
 machine=scenariod-test-$$
-passed=0 failed=0
-
-check() { # NAME COMMAND...: runs the command, prints ok or FAIL with its output
-    local name=$1; shift
-    local output
-    if output=$("$@" 2>&1); then
-        passed=$((passed + 1)); echo "ok   $name"
-    else
-        failed=$((failed + 1)); echo "FAIL $name"; printf '%s\n' "$output" | sed 's/^/     /' | tail -20
-    fi
-}
+source "$(dirname "$0")/check.sh"
 
 # --- the root, once, and the boot ------------------------------------------------------------------------------
 # The container has no network, so the package's dependencies beyond minbase are included here.
