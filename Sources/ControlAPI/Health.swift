@@ -4,6 +4,8 @@ public struct HealthBody: Codable, Sendable, Hashable {
     public var status: String
     /// The daemon's version.
     public var version: String
+    /// The daemon's name (`scenariod`, or a team's own daemon such as `todod`).
+    public var daemon: String?
     /// Valid scenarios loaded.
     public var scenarios: Int
     /// Open sessions.
@@ -11,9 +13,10 @@ public struct HealthBody: Codable, Sendable, Hashable {
     /// The id of the daemon's default session (`--scenario`), when it has one.
     public var defaultSession: String?
 
-    public init(status: String = "ok", version: String, scenarios: Int, sessions: Int, defaultSession: String?) {
+    public init(status: String = "ok", version: String, daemon: String? = nil, scenarios: Int, sessions: Int, defaultSession: String?) {
         self.status = status
         self.version = version
+        self.daemon = daemon
         self.scenarios = scenarios
         self.sessions = sessions
         self.defaultSession = defaultSession
@@ -23,10 +26,13 @@ public struct HealthBody: Codable, Sendable, Hashable {
 /// `GET /v1/version`.
 public struct VersionBody: Codable, Sendable, Hashable {
     public var version: String
+    /// The daemon's name (`scenariod`, `todod`).
+    public var daemon: String?
     public var api: String
 
-    public init(version: String, api: String = "v1") {
+    public init(version: String, daemon: String? = nil, api: String = "v1") {
         self.version = version
+        self.daemon = daemon
         self.api = api
     }
 }

@@ -3,7 +3,8 @@ public import ScenarioFormat
 
 /// What the control API needs besides the host: who it is and how to reload.
 public struct ControlConfiguration: Sendable {
-    /// The daemon's version, reported by health and version.
+    /// The daemon's name and version, reported by health and version.
+    public var name: String
     public var version: String
     /// The id of the daemon's default session, when it was started with a scenario.
     public var defaultSession: String?
@@ -15,10 +16,11 @@ public struct ControlConfiguration: Sendable {
     public var requestTimeout: Duration
 
     /// Creates a configuration.
-    public init(version: String, defaultSession: String?, access: AccessPolicy = .open, requestTimeout: Duration = .seconds(30),
+    public init(name: String = "scenariod", version: String, defaultSession: String?, access: AccessPolicy = .open, requestTimeout: Duration = .seconds(30),
                 reload: @escaping @Sendable () async -> ScenarioCatalog) {
         self.access = access
         self.requestTimeout = requestTimeout
+        self.name = name
         self.version = version
         self.defaultSession = defaultSession
         self.reload = reload

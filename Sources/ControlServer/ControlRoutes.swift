@@ -24,11 +24,11 @@ struct ControlRoutes: Sendable {
     private func addDaemonRoutes(to router: EndpointRouter) {
         router.get("/v1/health") { _, _ in
             let catalog = await host.catalog
-            return JSONResponse.make(HealthBody(version: configuration.version, scenarios: catalog.scenarios.count,
+            return JSONResponse.make(HealthBody(version: configuration.version, daemon: configuration.name, scenarios: catalog.scenarios.count,
                                                 sessions: await host.openSessions().count, defaultSession: configuration.defaultSession))
         }
         router.get("/v1/version") { _, _ in
-            JSONResponse.make(VersionBody(version: configuration.version))
+            JSONResponse.make(VersionBody(version: configuration.version, daemon: configuration.name))
         }
         let models = host.models.descriptions
         router.get("/v1/models") { _, _ in

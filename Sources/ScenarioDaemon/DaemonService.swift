@@ -94,7 +94,7 @@ public struct DaemonService: Service, CustomStringConvertible {
         let logger = logger
         let server = ControlServer(
             listener: listener, host: host,
-            configuration: ControlConfiguration(version: version, defaultSession: options.scenario == nil ? nil : "default",
+            configuration: ControlConfiguration(name: name, version: version, defaultSession: options.scenario == nil ? nil : "default",
                                                 access: access, requestTimeout: requestTimeout,
                                                 reload: { await reloader.reload() }),
             logger: logger,

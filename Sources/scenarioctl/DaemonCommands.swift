@@ -14,7 +14,7 @@ struct Status: AsyncParsableCommand {
             struct Combined: Encodable { var health: HealthBody; var sessions: [SessionBody] }
             options.output(Combined(health: health, sessions: sessions)) {
                 """
-                scenariod \(health.version) at \(client.socketPath): \(health.status)
+                \(health.daemon ?? "scenariod") \(health.version) at \(client.socketPath): \(health.status)
                   scenarios: \(health.scenarios) valid
                    sessions: \(health.sessions)\(health.defaultSession.map { " (default: \($0))" } ?? "")
                 """

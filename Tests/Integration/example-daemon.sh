@@ -20,7 +20,7 @@ ctl() { "$scenarioctl" --socket "$socket" "$@"; }
 
 check "todod starts on its own scenario and scenarioctl reads its state" \
     sh -c "'$scenarioctl' state --socket '$socket' | grep -q '\"todo-1\"'"
-check "scenarioctl status names todod's version" sh -c "'$scenarioctl' status --socket '$socket' | grep -q '1.0.0'"
+check "scenarioctl status names todod and its version" sh -c "'$scenarioctl' status --socket '$socket' | grep -q '^todod 1.0.0 at'"
 check "an action through scenarioctl creates the next item" \
     sh -c "'$scenarioctl' do add title=Rehearse dueInMinutes=20 --socket '$socket' | grep -q '\"todo-3\"'"
 check "the clock moved through scenarioctl makes an item overdue" \
