@@ -39,15 +39,16 @@ let package = Package(
         // The protocols every Model sees, and the value types they pass.
         .target(name: "Services", dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")]),
         // Models: application logic; they import Services and nothing else of ours.
-        .target(name: "FeedReader", dependencies: ["Services"]),
-        .target(name: "Ratings", dependencies: ["Services"]),
+        .target(name: "FeedReader", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .target(name: "Ratings", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // Scenario-driven implementations of the services.
-        .target(name: "Fakes", dependencies: ["Services"]),
+        .target(name: "Fakes", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // SQLite, as SwiftPM sees it (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The production implementations: the real network, a durable store, the system clock.
         .target(name: "LiveServices", dependencies: [
             "Services", "CSQLite",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -56,7 +57,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // scenario.yaml → validated, resolved scenarios. Imports Fakes for the route types it produces.
-        .target(name: "ScenarioFormat", dependencies: ["Services", "Fakes", "Yams"]),
+        .target(name: "ScenarioFormat", dependencies: ["Services", "Fakes", "Yams", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // Sessions, the Model registry, the journal and events: the engine, no sockets, no concrete Model.
         .target(name: "ScenarioHost", dependencies: [
             "Services", "Fakes", "LiveServices", "ScenarioFormat", .product(name: "Logging", package: "swift-log"),
@@ -65,7 +66,8 @@ let package = Package(
         .target(name: "ControlAPI", dependencies: ["Services", "Fakes"]),
         // The control API over a Unix socket (path or an inherited, socket-activated descriptor).
         .target(name: "ControlServer", dependencies: [
-            "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services",
+            "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -109,19 +111,19 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "FakesTests", dependencies: ["Fakes", "Services"]),
+        .testTarget(name: "FakesTests", dependencies: ["Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The live services against servers and database files the tests create; never the internet.
         .testTarget(name: "LiveServicesTests", dependencies: [
-            "LiveServices", "Services", "FeedReader",
-            .product(name: "Hummingbird", package: "hummingbird"),
+            "LiveServices", "Services", "FeedReader", .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        .testTarget(name: "ModelTests", dependencies: ["FeedReader", "Ratings", "Fakes", "Services"]),
+        .testTarget(name: "ModelTests", dependencies: ["FeedReader", "Ratings", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The malformed-scenario corpus is read from the source tree (#filePath), because SwiftPM resources
         // would follow the symlinks some cases are about.
-        .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services"], exclude: ["Malformed"]),
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")], exclude: ["Malformed"]),
         .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings"]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
-        .testTarget(name: "ExampleSuiteTests", dependencies: ["ScenarioTesting", "Services"]),
+        .testTarget(name: "ExampleSuiteTests", dependencies: ["ScenarioTesting", "ScenarioClient", "Services"]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.
         .testTarget(
             name: "EndToEndTests",
@@ -139,6 +141,8 @@ let package = Package(
             dependencies: [
                 "ScenarioHost", "ScenarioFormat", "ControlServer", "LiveServices", "Fakes", "Services", "FeedReader", "Ratings",
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -146,3 +150,13 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )
+
+// The compiler keeps the module lines (DESIGN §3), as in Hummingbird: an import is internal unless written
+// `public import`, a member needs its module imported, and existentials say `any`.
+for target in package.targets where target.type != .system && target.type != .plugin {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}

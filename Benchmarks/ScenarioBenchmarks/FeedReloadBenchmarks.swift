@@ -1,5 +1,6 @@
 import Benchmark
 import ScenarioHost
+import Services
 
 /// Target 4: the same FeedReader `reload`, its feed from the network fake and from the live network service
 /// against nginx serving the same fixture on loopback. Both run through a session, as a test would drive them.

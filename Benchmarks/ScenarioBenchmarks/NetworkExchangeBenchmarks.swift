@@ -1,7 +1,8 @@
 import Benchmark
-import FeedReader
 import Fakes
+import FeedReader
 import Foundation
+import HTTPTypes
 import LiveServices
 import ScenarioFormat
 import ScenarioHost

@@ -1,6 +1,7 @@
 import ControlAPI
 import Foundation
 import Hummingbird
+import ScenarioHost
 import Services
 
 extension ControlRoutes {

@@ -1,7 +1,10 @@
 import ControlAPI
+import Fakes
 import Foundation
 import Hummingbird
 import ScenarioFormat
+import ScenarioHost
+import Services
 
 extension ControlRoutes {
     func addScenarioRoutes(to router: EndpointRouter) {

@@ -1,6 +1,7 @@
 import ControlAPI
 import Foundation
 import Hummingbird
+import ScenarioFormat
 import ScenarioHost
 
 /// The control API's routes (openapi/scenariod.yaml is their contract), over a host.

@@ -2,11 +2,14 @@ import Foundation
 import HummingbirdCore
 import Hummingbird
 public import Logging
-import NIOCore
+public import NIOCore
 import NIOExtras
 import NIOPosix
 public import ScenarioHost
 public import ServiceLifecycle
+// On Linux the compiler attributes `struct stat` (used to probe a stale socket file) to CDispatch, whose headers
+// bring in <sys/stat.h> first; MemberImportVisibility wants that module named.
+import CDispatch
 
 /// The control API served on a Unix socket: a path it binds (mode 0660, removed at exit) or a listening
 /// descriptor handed over by socket activation. Hummingbird's own server can do neither, so this binds with

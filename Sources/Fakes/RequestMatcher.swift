@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 public import Services
 
 /// Which requests a ``Route`` answers. Every field that is set must agree; unset fields match anything.

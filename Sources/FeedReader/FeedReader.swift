@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPTypes
 public import Services
 
 /// Model #1: a reader of one JSON Feed, with read marks kept in the key-value store and a refresh every 15 minutes.

@@ -5,6 +5,7 @@ import ScenarioFormat
 import ScenarioHost
 public import Services
 import Systemd
+import UnixSignals
 
 /// The one-call entry: a team's whole daemon is its `main` calling ``main(name:version:models:)``.
 ///

@@ -1,4 +1,5 @@
 import Logging
+import ScenarioFormat
 import ScenarioHost
 import ServiceLifecycle
 import Systemd

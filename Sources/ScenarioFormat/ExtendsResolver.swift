@@ -1,4 +1,6 @@
+import Fakes
 import Foundation
+import Services
 
 /// Resolves `extends:` chains into complete scenarios: a child's keys win, seeds merge by key, and a child's
 /// routes come before its parent's (a child route replaces a parent route of the same name).

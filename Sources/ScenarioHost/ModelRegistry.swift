@@ -1,4 +1,4 @@
-import Services
+public import Services
 
 /// The Models a host can run, by name, each with the description derived from its declaration.
 public struct ModelRegistry: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioClient
 import Synchronization
 
 private let sessionCounter = Atomic<Int>(0)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlAPI
 import Foundation
 import ScenarioClient
 import Services

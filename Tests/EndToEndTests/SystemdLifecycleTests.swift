@@ -1,5 +1,7 @@
+import ControlAPI
 import Foundation
 import ScenarioClient
+import Services
 import Testing
 
 /// What systemd sees of the daemon, observed through a test-owned NOTIFY_SOCKET and signals.

@@ -1,3 +1,4 @@
+import ScenarioClient
 import ScenarioTesting
 import Services
 import Testing

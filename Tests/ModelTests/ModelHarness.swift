@@ -1,5 +1,6 @@
 import Fakes
 import Foundation
+import HTTPTypes
 import Services
 
 /// A Model built by hand from fakes, the way the Services-layer pattern tests a Model without any host.

@@ -1,5 +1,6 @@
 import Fakes
 import Foundation
+import HTTPTypes
 import ScenarioFormat
 import Services
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioFormat
 import ScenarioHost
 import Services
 import Testing

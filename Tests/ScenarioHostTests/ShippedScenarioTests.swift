@@ -1,3 +1,4 @@
+import Fakes
 import Foundation
 import ScenarioFormat
 import ScenarioHost
