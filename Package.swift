@@ -72,6 +72,7 @@ let package = Package(
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOExtras", package: "swift-nio-extras"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -94,7 +95,10 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         // For test suites: a daemon for the run, a session per test, state and journal assertions.
-        .target(name: "ScenarioTesting", dependencies: ["ScenarioClient", "ControlAPI", "Services", "Fakes"]),
+        // Both modes: a daemon process over its socket, or the engine in the test's process (no socket).
+        .target(name: "ScenarioTesting", dependencies: [
+            "ScenarioClient", "ControlAPI", "Services", "Fakes", "ControlServer", "ScenarioHost", "ScenarioFormat",
+        ]),
         // The daemon as a library: flags, socket and state rules, reload, status, systemd; any team's Models.
         .target(name: "ScenarioDaemon", dependencies: [
             "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd", "Services",

@@ -21,6 +21,7 @@ let package = Package(
         ]),
         // The team's tests select its scenarios and drive its daemon.
         .testTarget(name: "TodoListTests", dependencies: [
+            "TodoList",
             .product(name: "ScenarioTesting", package: "scenariod"),
             .product(name: "Services", package: "scenariod"),
         ]),

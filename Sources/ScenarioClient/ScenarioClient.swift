@@ -3,7 +3,6 @@ public import ControlAPI
 public import Foundation
 import NIOCore
 import NIOFoundationCompat
-import NIOHTTP1
 public import Services
 
 /// A typed client of scenariod's control API over its Unix socket. Every method maps to one operation of
@@ -12,20 +11,21 @@ public struct ScenarioClient: Sendable {
     /// The id of a daemon's default session.
     public static let defaultSession = "default"
 
-    /// The socket this client talks to.
-    public let socketPath: String
-    private let http: HTTPClient
-    private let base: String
+    /// Where this client's requests go: the daemon's socket, or `in-process`.
+    public var socketPath: String { transport.endpoint }
+    private let transport: any ControlTransport
 
-    /// Creates a client.
+    /// Creates a client of the daemon listening on `socketPath`.
     /// - Parameters:
     ///   - socketPath: The daemon's control socket.
     ///   - httpClient: The HTTP client to use; the shared one by default.
     public init(socketPath: String, httpClient: HTTPClient = .shared) {
-        self.socketPath = socketPath
-        self.http = httpClient
-        // AsyncHTTPClient speaks http+unix:// with the percent-encoded socket path as the host.
-        self.base = "http+unix://" + (socketPath.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socketPath)
+        self.transport = UnixSocketTransport(socketPath: socketPath, http: httpClient)
+    }
+
+    /// Creates a client that reaches the control API through `transport` (ScenarioTesting's in-process mode).
+    public init(transport: any ControlTransport) {
+        self.transport = transport
     }
 
     // MARK: Daemon and scenarios
@@ -34,24 +34,24 @@ public struct ScenarioClient: Sendable {
     public func version() async throws -> VersionBody { try await get("/v1/version") }
     public func scenarios() async throws -> [ScenarioSummary] { try await get("/v1/scenarios") }
     public func scenario(_ name: String) async throws -> ScenarioDetail { try await get("/v1/scenarios/\(segment(name))") }
-    public func reloadScenarios() async throws -> ReloadBody { try await send(.POST, "/v1/scenarios/reload") }
+    public func reloadScenarios() async throws -> ReloadBody { try await send("POST", "/v1/scenarios/reload") }
 
     // MARK: Sessions
 
     /// Starts a session of `scenario`, with an id of your choosing or one the daemon makes up.
     public func createSession(scenario: String, id: String? = nil) async throws -> SessionBody {
-        try await send(.POST, "/v1/sessions", body: CreateSessionRequest(scenario: scenario, id: id))
+        try await send("POST", "/v1/sessions", body: CreateSessionRequest(scenario: scenario, id: id))
     }
     public func sessions() async throws -> [SessionBody] { try await get("/v1/sessions") }
     public func session(_ id: String = defaultSession) async throws -> SessionBody { try await get(sessionPath(id)) }
-    public func deleteSession(_ id: String) async throws { try await sendExpectingNoContent(.DELETE, sessionPath(id)) }
-    public func resetSession(_ id: String = defaultSession) async throws -> SessionBody { try await send(.POST, sessionPath(id, "/reset")) }
+    public func deleteSession(_ id: String) async throws { try await sendExpectingNoContent("DELETE", sessionPath(id)) }
+    public func resetSession(_ id: String = defaultSession) async throws -> SessionBody { try await send("POST", sessionPath(id, "/reset")) }
 
     // MARK: Model
 
     /// Performs `action` with `arguments` (a JSON object) and returns the Model's state once it has settled.
     public func perform(_ action: String, arguments: JSONValue = [:], session: String = defaultSession) async throws -> JSONValue {
-        try await send(.POST, sessionPath(session, "/actions/\(segment(action))"), body: arguments)
+        try await send("POST", sessionPath(session, "/actions/\(segment(action))"), body: arguments)
     }
     public func state(session: String = defaultSession) async throws -> JSONValue { try await get(sessionPath(session, "/state")) }
 
@@ -62,10 +62,10 @@ public struct ScenarioClient: Sendable {
     }
     /// Advances by a duration such as `15m` or `2s` and returns the new time.
     public func advanceClock(by duration: String, session: String = defaultSession) async throws -> Date {
-        try await (send(.POST, sessionPath(session, "/clock/advance"), body: AdvanceClockRequest(by: duration)) as ClockBody).now
+        try await (send("POST", sessionPath(session, "/clock/advance"), body: AdvanceClockRequest(by: duration)) as ClockBody).now
     }
     public func setClock(to instant: Date, session: String = defaultSession) async throws -> Date {
-        try await (send(.PUT, sessionPath(session, "/clock"), body: SetClockRequest(now: instant)) as ClockBody).now
+        try await (send("PUT", sessionPath(session, "/clock"), body: SetClockRequest(now: instant)) as ClockBody).now
     }
 
     // MARK: Key-value state
@@ -77,10 +77,10 @@ public struct ScenarioClient: Sendable {
         try await get(sessionPath(session, "/kv/\(segment(key))"))
     }
     public func setKeyValue(_ key: String, to value: JSONValue, session: String = defaultSession) async throws {
-        let _: JSONValue = try await send(.PUT, sessionPath(session, "/kv/\(segment(key))"), body: value)
+        let _: JSONValue = try await send("PUT", sessionPath(session, "/kv/\(segment(key))"), body: value)
     }
     public func removeKeyValue(_ key: String, session: String = defaultSession) async throws {
-        try await sendExpectingNoContent(.DELETE, sessionPath(session, "/kv/\(segment(key))"))
+        try await sendExpectingNoContent("DELETE", sessionPath(session, "/kv/\(segment(key))"))
     }
 
     // MARK: Models
@@ -95,22 +95,22 @@ public struct ScenarioClient: Sendable {
         try await get(sessionPath(session, "/journal/unmatched"))
     }
     public func clearJournal(session: String = defaultSession) async throws {
-        try await sendExpectingNoContent(.POST, sessionPath(session, "/journal/clear"))
+        try await sendExpectingNoContent("POST", sessionPath(session, "/journal/clear"))
     }
 
     // MARK: Recording
 
     /// Saves what the `record` session recorded as a new scenario `name`, which sessions can use at once.
     public func saveRecording(as name: String, keepSecrets: Bool = false, session: String = defaultSession) async throws -> SavedRecordingBody {
-        try await send(.POST, sessionPath(session, "/recording"), body: SaveRecordingRequest(name: name, keepSecrets: keepSecrets ? true : nil))
+        try await send("POST", sessionPath(session, "/recording"), body: SaveRecordingRequest(name: name, keepSecrets: keepSecrets ? true : nil))
     }
 
     // MARK: Events
 
     /// The session's server-sent events, the current state first, until the session is deleted or the daemon stops.
     public func events(session: String = defaultSession) async throws -> AsyncThrowingStream<ServerSentEvent, any Error> {
-        let response = try await execute(HTTPClientRequest(url: base + sessionPath(session, "/events")), streaming: true)
-        guard response.status == .ok else { throw try await error(from: response) }
+        let response = try await transport.send(ControlRequest(method: "GET", path: sessionPath(session, "/events"), streaming: true))
+        guard response.status == 200 else { throw try await error(from: response) }
         return ServerSentEvent.parse(response.body)
     }
 
@@ -123,58 +123,36 @@ public struct ScenarioClient: Sendable {
     }
 
     private func get<Response: Decodable>(_ path: String) async throws -> Response {
-        try await decode(execute(HTTPClientRequest(url: base + path)))
+        try await decode(transport.send(ControlRequest(method: "GET", path: path)))
     }
 
-    private func send<Response: Decodable>(_ method: HTTPMethod, _ path: String, body: some Encodable = JSONValue.object([:])) async throws -> Response {
-        try await decode(execute(request(method, path, body: body)))
+    private func send<Response: Decodable>(_ method: String, _ path: String, body: some Encodable = JSONValue.object([:])) async throws -> Response {
+        try await decode(transport.send(ControlRequest(method: method, path: path, body: try JSONEncoder.services.encode(body))))
     }
 
-    private func sendExpectingNoContent(_ method: HTTPMethod, _ path: String) async throws {
-        let response = try await execute(request(method, path, body: Optional<JSONValue>.none))
-        guard response.status == .noContent else { throw try await error(from: response) }
+    private func sendExpectingNoContent(_ method: String, _ path: String) async throws {
+        let response = try await transport.send(ControlRequest(method: method, path: path))
+        guard response.status == 204 else { throw try await error(from: response) }
     }
 
-    private func request(_ method: HTTPMethod, _ path: String, body: (some Encodable)?) throws -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: base + path)
-        request.method = method
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(data: try JSONEncoder.services.encode(body)))
-        }
-        return request
-    }
-
-    private func execute(_ request: HTTPClientRequest, streaming: Bool = false) async throws -> HTTPClientResponse {
-        do {
-            return try await http.execute(request, timeout: streaming ? .hours(24 * 365) : .seconds(60))
-        } catch let error as HTTPClientError {
-            throw ScenarioClientError.daemonUnreachable(socket: socketPath, reason: "\(error)")
-        } catch let error as NIOCore.IOError {
-            throw ScenarioClientError.daemonUnreachable(socket: socketPath, reason: error.description)
-        } catch let error as ChannelError {
-            throw ScenarioClientError.daemonUnreachable(socket: socketPath, reason: "\(error)")
-        }
-    }
-
-    private func decode<Response: Decodable>(_ response: HTTPClientResponse) async throws -> Response {
-        let bytes = try await response.body.collect(upTo: 64 << 20)
-        guard (200..<300).contains(Int(response.status.code)) else { throw apiError(status: response.status, bytes: bytes) }
+    private func decode<Response: Decodable>(_ response: ControlResponse) async throws -> Response {
+        let bytes = try await response.collect(upTo: 64 << 20)
+        guard (200..<300).contains(response.status) else { throw apiError(status: response.status, bytes: bytes) }
         do {
             return try JSONDecoder.services.decode(Response.self, from: bytes)
         } catch {
-            throw ScenarioClientError.unexpectedResponse(status: Int(response.status.code), detail: "\(error)")
+            throw ScenarioClientError.unexpectedResponse(status: response.status, detail: "\(error)")
         }
     }
 
-    private func error(from response: HTTPClientResponse) async throws -> ScenarioClientError {
-        apiError(status: response.status, bytes: try await response.body.collect(upTo: 1 << 20))
+    private func error(from response: ControlResponse) async throws -> ScenarioClientError {
+        apiError(status: response.status, bytes: try await response.collect(upTo: 1 << 20))
     }
 
-    private func apiError(status: HTTPResponseStatus, bytes: ByteBuffer) -> ScenarioClientError {
+    private func apiError(status: Int, bytes: ByteBuffer) -> ScenarioClientError {
         if let body = try? JSONDecoder().decode(APIErrorBody.self, from: bytes) {
-            return .api(status: Int(status.code), body: body)
+            return .api(status: status, body: body)
         }
-        return .unexpectedResponse(status: Int(status.code), detail: String(buffer: bytes))
+        return .unexpectedResponse(status: status, detail: String(buffer: bytes))
     }
 }

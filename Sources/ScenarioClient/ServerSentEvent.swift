@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import AsyncHTTPClient
 public import Services
 
 /// One server-sent event of a session's stream: its name (``ControlAPI/EventName``) and JSON data.
@@ -11,7 +10,7 @@ public struct ServerSentEvent: Sendable, Hashable {
     public var data: JSONValue
 
     /// Splits a `text/event-stream` body into events (blank-line separated `event:` and `data:` lines).
-    static func parse(_ body: HTTPClientResponse.Body) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    static func parse(_ body: AsyncThrowingStream<ByteBuffer, any Error>) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 var pending = ""

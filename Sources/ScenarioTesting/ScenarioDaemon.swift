@@ -1,5 +1,9 @@
+import ControlServer
 import Foundation
 public import ScenarioClient
+import ScenarioFormat
+import ScenarioHost
+public import Services
 
 /// The scenariod a test run talks to: the one named by `$SCENARIOD_SOCKET`, or a private one started for the run
 /// on a temporary socket and stopped when the process exits.
@@ -40,6 +44,32 @@ public final class ScenarioDaemon: Sendable {
             .resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(executable).path
         let scenarios = environment["SCENARIOD_SCENARIOS"] ?? "scenarios"
         return try await start(binary: binary, scenarios: scenarios)
+    }
+
+    /// A daemon in this process: the engine and the control API's routes for `models`, with no executable and no
+    /// socket, so a test drives a scenario in microseconds. It behaves as a daemon process does (same routes,
+    /// bodies and errors), so a suite can run in either mode.
+    ///
+    /// ```swift
+    /// let inProcess = Task { try ScenarioDaemon.inProcess(models: [TodoList.self]) }
+    /// try await withScenario("todo-empty", daemon: try await inProcess.value) { session in … }
+    /// ```
+    /// - Parameters:
+    ///   - models: The Models its scenarios may name.
+    ///   - scenarios: The directory of scenario directories; `$SCENARIOD_SCENARIOS` or `./scenarios` by default.
+    public static func inProcess(models: [any Model.Type], scenarios: String? = nil) throws -> ScenarioDaemon {
+        let root = URL(fileURLWithPath: scenarios ?? ProcessInfo.processInfo.environment["SCENARIOD_SCENARIOS"] ?? "scenarios")
+        let registry = ModelRegistry(models)
+        let catalog = ScenarioCatalog.load(from: [root], models: registry.names)
+        guard !catalog.unreadableRoots.contains(root.standardizedFileURL) else {
+            throw ScenarioTestingError("cannot read the scenarios directory \(root.path); run the tests from the package directory or set SCENARIOD_SCENARIOS")
+        }
+        // Durable stores and recordings go to a directory of this daemon's own, removed with it.
+        let directory = URL(fileURLWithPath: "/tmp/scenario-testing-\(UUID().uuidString.prefix(8))")
+        let host = ScenarioHost(catalog: catalog, models: registry, stateDirectory: directory)
+        let responder = ControlResponder(host: host, configuration: ControlConfiguration(
+            name: "in-process", version: "in-process", defaultSession: nil, reload: { await host.reload(from: [root]) }))
+        return ScenarioDaemon(client: ScenarioClient(transport: InProcessTransport(responder: responder)), process: nil, directory: directory)
     }
 
     /// Starts a private daemon and waits until its socket answers.

@@ -2,10 +2,28 @@ import Foundation
 import ScenarioTesting
 import Services
 import Testing
+import TodoList
 
 /// The team's daemon, started once for this test run from the `todod` SwiftPM built beside these tests, on the
 /// package's own scenarios (run `swift test` from the package directory).
 let todod = Task { try await ScenarioDaemon.startOrConnect(executable: "todod") }
+
+/// The same Model and scenarios in this process: no executable, no socket, microseconds a step.
+let inProcessDaemon = Task { try ScenarioDaemon.inProcess(models: [TodoList.self]) }
+
+/// Every test runs both ways: unit-test speed in process, and the real daemon as CI and demos run it.
+enum Mode: String, CaseIterable, Sendable {
+    case inProcess, daemon
+
+    var daemon: ScenarioDaemon {
+        get async throws {
+            switch self {
+            case .inProcess: try await inProcessDaemon.value
+            case .daemon: try await todod.value
+            }
+        }
+    }
+}
 
 /// The state as this suite reads it: the team's own view of its Model.
 struct TodoView: Decodable, Equatable {
@@ -22,8 +40,9 @@ struct TodoView: Decodable, Equatable {
 }
 
 @Suite struct TodoListTests {
-    @Test func aNewItemGetsTheNextIdentifierAndIsSentToTheServer() async throws {
-        try await withScenario("todo-empty", daemon: try await todod.value) { session in
+    @Test(arguments: Mode.allCases)
+    func aNewItemGetsTheNextIdentifierAndIsSentToTheServer(_ mode: Mode) async throws {
+        try await withScenario("todo-empty", daemon: try await mode.daemon) { session in
             let state = try await session.perform("add", ["title": "Write the demo script", "dueInMinutes": 30], as: TodoView.self)
             #expect(state.items.map(\.id) == ["todo-1"])
             #expect(state.items.first?.isSynced == true && state.error == nil)
@@ -34,16 +53,18 @@ struct TodoView: Decodable, Equatable {
         }
     }
 
-    @Test func anItemTheServerRefusesIsKeptUnsynced() async throws {
-        try await withScenario("todo-server-down", daemon: try await todod.value) { session in
+    @Test(arguments: Mode.allCases)
+    func anItemTheServerRefusesIsKeptUnsynced(_ mode: Mode) async throws {
+        try await withScenario("todo-server-down", daemon: try await mode.daemon) { session in
             let state = try await session.perform("add", ["title": "Call the bank", "dueInMinutes": 5], as: TodoView.self)
             #expect(state.items.first?.isSynced == false)
             #expect(state.error == "The server refused todo-1: 503.")
         }
     }
 
-    @Test func anItemBecomesOverdueWhenTheVirtualClockPassesItsDueDate() async throws {
-        try await withScenario("todo-due-soon", daemon: try await todod.value) { session in
+    @Test(arguments: Mode.allCases)
+    func anItemBecomesOverdueWhenTheVirtualClockPassesItsDueDate(_ mode: Mode) async throws {
+        try await withScenario("todo-due-soon", daemon: try await mode.daemon) { session in
             let before = try await session.state(as: TodoView.self)
             #expect(before.items.map(\.isOverdue) == [false, false])
             try await session.advanceClock(by: "6m")
@@ -54,12 +75,21 @@ struct TodoView: Decodable, Equatable {
         }
     }
 
+    @Test(arguments: Mode.allCases)
+    func aMisspeltArgumentIsRefusedNamingIt(_ mode: Mode) async throws {
+        try await withScenario("todo-empty", daemon: try await mode.daemon) { session in
+            await #expect(throws: (any Error).self) { try await session.perform("add", ["title": "x", "dueInMinute": 5]) }
+            let models = try await session.client.models()
+            #expect(models.map(\.name) == ["TodoList"])
+            #expect(models.first?.actions.first { $0.name == "add" }?.arguments.map(\.name) == ["title", "dueInMinutes"])
+        }
+    }
+
     /// The promise scenariod makes for any Model, here a `@MainActor` class: the same scenario and actions give
-    /// byte-identical state and journal, session beside session.
+    /// byte-identical state and journal, session beside session, and in process as in the daemon.
     @Test func theSameActionsGiveByteIdenticalStateAndJournal() async throws {
-        let daemon = try await todod.value
-        func run() async throws -> (state: Data, journal: Data) {
-            try await withScenario("todo-due-soon", daemon: daemon) { session in
+        func run(_ mode: Mode) async throws -> (state: Data, journal: Data) {
+            try await withScenario("todo-due-soon", daemon: try await mode.daemon) { session in
                 try await session.perform("add", ["title": "A", "dueInMinutes": 1])
                 try await session.advanceClock(by: "2m")
                 try await session.perform("complete", ["id": "todo-1"])
@@ -69,11 +99,12 @@ struct TodoView: Decodable, Equatable {
                 return (state.jsonData, try JSONEncoder.services.encode(journal))
             }
         }
-        async let first = run()
-        async let second = run()
-        let (a, b) = try await (first, second)
-        #expect(a.state == b.state)
-        #expect(a.journal == b.journal)
+        async let first = run(.daemon)
+        async let second = run(.daemon)
+        async let third = run(.inProcess)
+        let (a, b, c) = try await (first, second, third)
+        #expect(a.state == b.state && a.journal == b.journal)
+        #expect(a.state == c.state && a.journal == c.journal)
         #expect(String(decoding: a.state, as: UTF8.self).contains("todo-4"))
     }
 }

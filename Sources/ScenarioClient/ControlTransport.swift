@@ -1,0 +1,54 @@
+public import Foundation
+public import NIOCore
+
+/// How a ``ScenarioClient`` reaches a daemon's control API: over its Unix socket (the default), or, for tests
+/// that run the engine in their own process, straight to the API's responder with no socket at all.
+public protocol ControlTransport: Sendable {
+    /// Where requests go, for messages: a socket path, or `in-process`.
+    var endpoint: String { get }
+    /// Sends one request and returns its answer once the head has arrived; the body streams.
+    /// - Throws: ``ScenarioClientError/daemonUnreachable(socket:reason:)`` when nothing answers.
+    func send(_ request: ControlRequest) async throws -> ControlResponse
+}
+
+/// One request of the control API.
+public struct ControlRequest: Sendable {
+    /// `GET`, `POST`, `PUT` or `DELETE`.
+    public var method: String
+    /// The path with its percent-encoded segments, `/v1/sessions/s1/state`.
+    public var path: String
+    /// A JSON body, or nil.
+    public var body: Data?
+    /// True for an event stream, which never ends on its own (no time limit applies).
+    public var streaming: Bool
+
+    public init(method: String, path: String, body: Data? = nil, streaming: Bool = false) {
+        self.method = method
+        self.path = path
+        self.body = body
+        self.streaming = streaming
+    }
+}
+
+/// The answer to a ``ControlRequest``: its status and its body as it arrives.
+public struct ControlResponse: Sendable {
+    public var status: Int
+    public var body: AsyncThrowingStream<ByteBuffer, any Error>
+
+    public init(status: Int, body: AsyncThrowingStream<ByteBuffer, any Error>) {
+        self.status = status
+        self.body = body
+    }
+
+    /// The whole body, refused past `limit` bytes.
+    public func collect(upTo limit: Int) async throws -> ByteBuffer {
+        var collected = ByteBuffer()
+        for try await var part in body {
+            guard collected.readableBytes + part.readableBytes <= limit else {
+                throw ScenarioClientError.unexpectedResponse(status: status, detail: "a body over \(limit) bytes")
+            }
+            collected.writeBuffer(&part)
+        }
+        return collected
+    }
+}
