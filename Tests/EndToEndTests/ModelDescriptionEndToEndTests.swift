@@ -42,6 +42,16 @@ import Testing
         #expect(await daemon.stop() == 0)
     }
 
+    /// docs/models/*.md are made from the daemon's description; a Model that changes without them fails here.
+    @Test func theModelReferencePagesAreCurrent() async throws {
+        let result = try await ProcessResult.run("/usr/bin/python3", [
+            Binaries.repository.appendingPathComponent("scripts/model-reference").path, "--check",
+            "--daemon", Binaries.scenariod, "--scenarios", Binaries.scenarios.path,
+            "--out", Binaries.repository.appendingPathComponent("docs/models").path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("2 model reference pages are current"), "\(result.stdout)")
+    }
+
     @Test func scenarioctlPrintsModelsAndActions() async throws {
         let daemon = try await RunningDaemon.start([])
         let models = try await ProcessResult.run(Binaries.scenarioctl, ["models", "--socket", daemon.socket])
