@@ -20,8 +20,9 @@ import UnixSignals
 /// journal or stderr), SIGTERM and SIGINT (drain, then exit 0), and socket activation. To own `main` yourself
 /// and run other services beside the daemon, use ``DaemonService``.
 public enum Daemon {
-    /// Parses the command line, runs the daemon until SIGTERM or SIGINT, and exits: 0 after a clean stop, 64
-    /// for bad flags, 1 when the daemon cannot start (the reason is printed).
+    /// Parses the command line, runs the daemon until SIGTERM or SIGINT, and exits: 0 after a clean stop; 64 for
+    /// flags it cannot use or a default scenario it cannot open; 1 for `--check` problems or another failure to
+    /// start. The reason is printed.
     /// - Parameters:
     ///   - name: The executable's name, in `--help`, the journal's `SYSLOG_IDENTIFIER` and the default paths.
     ///   - version: What `--version` and `GET /v1/version` say.
