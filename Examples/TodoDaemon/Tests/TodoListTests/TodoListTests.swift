@@ -85,6 +85,15 @@ struct TodoView: Decodable, Equatable {
         }
     }
 
+    /// The check any team can run on its own Model: a `Date()`, a `UUID()` or a real sleep in TodoList fails it.
+    @Test func todoListIsDeterministic() async throws {
+        try await expectDeterministic("todo-due-soon", daemon: try await Mode.inProcess.daemon) { session in
+            try await session.perform("add", ["title": "A", "dueInMinutes": 1])
+            try await session.advanceClock(by: "2m")
+            try await session.perform("complete", ["id": "todo-1"])
+        }
+    }
+
     /// The promise scenariod makes for any Model, here a `@MainActor` class: the same scenario and actions give
     /// byte-identical state and journal, session beside session, and in process as in the daemon.
     @Test func theSameActionsGiveByteIdenticalStateAndJournal() async throws {
