@@ -63,7 +63,7 @@ let package = Package(
             "Services", "Fakes", "LiveServices", "ScenarioFormat", .product(name: "Logging", package: "swift-log"),
         ]),
         // The control API's request and response bodies, shared by the server and its clients.
-        .target(name: "ControlAPI", dependencies: ["Services", "Fakes"]),
+        .target(name: "ControlAPI", dependencies: ["Services"]),
         // The control API over a Unix socket (path or an inherited, socket-activated descriptor).
         .target(name: "ControlServer", dependencies: [
             "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes",
@@ -97,7 +97,7 @@ let package = Package(
         // For test suites: a daemon for the run, a session per test, state and journal assertions.
         // Both modes: a daemon process over its socket, or the engine in the test's process (no socket).
         .target(name: "ScenarioTesting", dependencies: [
-            "ScenarioClient", "ControlAPI", "Services", "Fakes", "ControlServer", "ScenarioHost", "ScenarioFormat",
+            "ScenarioClient", "ControlAPI", "Services", "ControlServer", "ScenarioHost", "ScenarioFormat",
         ]),
         // The daemon as a library: flags, socket and state rules, reload, status, systemd; any team's Models.
         .target(name: "ScenarioDaemon", dependencies: [
@@ -111,7 +111,7 @@ let package = Package(
         .executableTarget(name: "scenariod", dependencies: ["ScenarioDaemon", "FeedReader", "Ratings"]),
         // The client; `validate` asks a daemon executable (`--check`), which knows its own Models.
         .executableTarget(name: "scenarioctl", dependencies: [
-            "ScenarioClient", "ControlAPI", "Services", "Fakes",
+            "ScenarioClient", "ControlAPI", "Services",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -1,5 +1,5 @@
-public import Fakes
 public import Foundation
+public import Services
 
 /// `POST /v1/sessions`.
 public struct CreateSessionRequest: Codable, Sendable, Hashable {

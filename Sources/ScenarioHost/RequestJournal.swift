@@ -1,4 +1,4 @@
-public import Fakes
+public import Services
 
 /// A session's journal of network exchanges, bounded: when full, the oldest entry is dropped and counted.
 public struct RequestJournal: Sendable, Hashable, Codable {

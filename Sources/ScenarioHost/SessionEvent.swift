@@ -1,6 +1,5 @@
-public import Fakes
 public import Foundation
-import Services
+public import Services
 
 /// Something that happened in a session, as its event stream reports it.
 public enum SessionEvent: Sendable, Hashable, Codable {

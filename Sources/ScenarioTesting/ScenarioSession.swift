@@ -1,5 +1,4 @@
 import ControlAPI
-public import Fakes
 public import Foundation
 public import ScenarioClient
 public import Services

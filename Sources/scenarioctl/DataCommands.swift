@@ -1,6 +1,5 @@
 import ArgumentParser
 import ControlAPI
-import Fakes
 import Foundation
 import ScenarioClient
 import Services

@@ -8,24 +8,35 @@ import Testing
     /// The modules that may name the example Models: the executable that hosts them, and the Models themselves.
     static let allowed: Set<String> = ["scenariod", "FeedReader", "Ratings"]
 
-    @Test func onlyTheShippedExecutableImportsTheExampleModels() throws {
-        var offenders: [String] = []
-        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).sorted()
-        #expect(modules.contains("ScenarioHost") && modules.contains("scenariod"))
-        for module in modules where !Self.allowed.contains(module) {
-            let directory = Self.sources.appendingPathComponent(module)
-            for file in FileManager.default.enumerator(atPath: directory.path)?.compactMap({ $0 as? String }) ?? []
-            where file.hasSuffix(".swift") {
-                let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
-                for line in text.split(separator: "\n") {
-                    let words = line.split(separator: " ")
-                    if let at = words.firstIndex(of: "import"), at + 1 < words.count, ["FeedReader", "Ratings"].contains(words[at + 1]) {
-                        offenders.append("Sources/\(module)/\(file): \(line)")
-                    }
+    /// `file: import line` for every import in `module` of one of `forbidden`.
+    static func imports(in module: String, of forbidden: Set<String>) throws -> [String] {
+        var found: [String] = []
+        let directory = sources.appendingPathComponent(module)
+        for file in FileManager.default.enumerator(atPath: directory.path)?.compactMap({ $0 as? String }) ?? []
+        where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                if let at = words.firstIndex(of: "import"), at + 1 < words.count, forbidden.contains(String(words[at + 1])) {
+                    found.append("Sources/\(module)/\(file): \(line)")
                 }
             }
         }
+        return found
+    }
+
+    @Test func onlyTheShippedExecutableImportsTheExampleModels() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).sorted()
+        #expect(modules.contains("ScenarioHost") && modules.contains("scenariod"))
+        let offenders = try modules.filter { !Self.allowed.contains($0) }.flatMap { try Self.imports(in: $0, of: ["FeedReader", "Ratings"]) }
         #expect(offenders.isEmpty, "only \(Self.allowed.sorted()) may import the example Models:\n\(offenders.joined(separator: "\n"))")
+    }
+
+    /// The wire bodies and the clients work without the engine: no fakes, no SQLite or HTTP client, no Models.
+    @Test func theWireFormatAndTheClientsDoNotImportTheEngine() throws {
+        let engine: Set<String> = ["Fakes", "LiveServices", "ScenarioFormat", "ScenarioHost", "ControlServer", "FeedReader", "Ratings"]
+        let offenders = try ["ControlAPI", "ScenarioClient", "scenarioctl"].flatMap { try Self.imports(in: $0, of: engine) }
+        #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
     }
 
     @Test func noLibraryTargetDependsOnTheExampleModels() throws {

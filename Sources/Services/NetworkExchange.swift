@@ -25,6 +25,22 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
     /// True when the request went to the live network (a live route, or a live or record scenario).
     public var live: Bool?
 
+    /// Creates the record of a request as it arrives; what became of it is filled in after.
+    public init(sequence: Int, time: Date, method: String, url: String, headers: [String], body: String?,
+                route: String? = nil, status: Int? = nil, fault: String? = nil, nearMisses: [NearMiss]? = nil, live: Bool? = nil) {
+        self.sequence = sequence
+        self.time = time
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.route = route
+        self.status = status
+        self.fault = fault
+        self.nearMisses = nearMisses
+        self.live = live
+    }
+
     /// Whether no route matched this request and it did not go to the live network either.
     public var isUnmatched: Bool { route == nil && live != true }
 }
@@ -39,6 +55,13 @@ public struct NearMiss: Sendable, Hashable, Codable {
         public var expected: String
         /// What the request had.
         public var actual: String
+
+        /// Creates a difference.
+        public init(field: String, expected: String, actual: String) {
+            self.field = field
+            self.expected = expected
+            self.actual = actual
+        }
     }
 
     /// The route's name.
