@@ -126,6 +126,12 @@ let package = Package(
         // would follow the symlinks some cases are about.
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")], exclude: ["Malformed"]),
         .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings"]),
+        // The daemon library as a team that owns main uses it: a Service in its own group.
+        .testTarget(name: "ScenarioDaemonTests", dependencies: [
+            "ScenarioDaemon", "FeedReader",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
         .testTarget(name: "ExampleSuiteTests", dependencies: ["ScenarioTesting", "ScenarioClient", "Services"]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.

@@ -5,7 +5,7 @@ import ScenarioHost
 
 /// Everything a daemon takes from its command line: where scenarios, state and the socket are, the default
 /// session, logging, access and limits. ``Daemon/main(name:version:models:)`` parses it; a team that owns `main`
-/// makes one with `DaemonOptions.parse([...])` or `DaemonOptions()` and sets its properties.
+/// makes one with ``init(arguments:)`` or ``init()`` and sets its properties.
 public struct DaemonOptions: ParsableArguments, Sendable {
     /// Directories of scenario directories; later ones override earlier ones. Empty: the daemon's defaults.
     @Option(name: .customLong("scenarios"), help: ArgumentHelp("A directory of scenario directories; repeat it, later ones override.", valueName: "dir"))
@@ -53,6 +53,13 @@ public struct DaemonOptions: ParsableArguments, Sendable {
 
     /// Options with every default.
     public init() {}
+
+    /// Options read from command-line arguments (`["--scenario", "demo"]`), as the daemon's own command line
+    /// reads them.
+    /// - Throws: an error naming the argument that is wrong.
+    public init(arguments: [String]) throws {
+        self = try Self.parse(arguments)
+    }
 }
 
 extension LogTarget: ExpressibleByArgument {}

@@ -15,7 +15,7 @@ import UnixSignals
 /// ``Daemon/main(name:version:models:)`` own the command line, logging and signals for you.
 ///
 /// ```swift
-/// let daemon = DaemonService(name: "todod", version: "1.0.0", options: try DaemonOptions.parse(["--scenario", "demo"]),
+/// let daemon = DaemonService(name: "todod", version: "1.0.0", options: try DaemonOptions(arguments: ["--scenario", "demo"]),
 ///                            models: [TodoList.self], logger: logger)
 /// try await ServiceGroup(services: [daemon, myOtherService], gracefulShutdownSignals: [.sigterm], logger: logger).run()
 /// ```
@@ -38,7 +38,7 @@ public struct DaemonService: Service, CustomStringConvertible {
     /// - Parameters:
     ///   - name: The daemon's name, for its default paths and the journal (`todod`).
     ///   - version: What `GET /v1/version` answers.
-    ///   - options: Its settings, as ``DaemonOptions/parse(_:)`` reads them from a command line or as you set them.
+    ///   - options: Its settings, as ``DaemonOptions/init(arguments:)`` reads them from a command line or as you set them.
     ///   - models: The Models scenarios may name (`model: TodoList`); each under its `name`.
     ///   - inheritedSockets: Sockets systemd passed (socket activation); take them with
     ///     ``takeInheritedSockets()`` first thing in `main`. None: the daemon creates its socket.
