@@ -62,6 +62,7 @@ boot() { # boots the root; succeeds once its systemd says running (or degraded)
     done
     state=""
     for _ in $(seq 300); do
+        kill -0 "$nspawn" 2>/dev/null || return 1 # the container is gone: it will not boot
         state=$([ -n "$leader" ] && in_container systemctl is-system-running 2>/dev/null)
         case $state in running|degraded) return 0 ;; esac
         sleep 0.1
@@ -76,7 +77,7 @@ if ! root_has_everything; then
     built=true
 fi
 if ! boot && [ "$built" = false ]; then
-    echo "the cached root in $cache did not boot ($state); rebuilding it"
+    echo "the cached root in $cache did not boot (state: ${state:-none}); rebuilding it"
     stop_container
     build_root || { echo "FAIL debootstrap"; echo "0 passed, 1 failed"; exit 1; }
     boot
