@@ -33,9 +33,10 @@ public struct ControlRequest: Sendable {
 /// The answer to a ``ControlRequest``: its status and its body as it arrives.
 public struct ControlResponse: Sendable {
     public var status: Int
-    public var body: AsyncThrowingStream<ByteBuffer, any Error>
+    /// The body's bytes as the transport receives them: AsyncHTTPClient's own body over a socket, no copy between.
+    public var body: any AsyncSequence<ByteBuffer, any Error> & Sendable
 
-    public init(status: Int, body: AsyncThrowingStream<ByteBuffer, any Error>) {
+    public init(status: Int, body: any AsyncSequence<ByteBuffer, any Error> & Sendable) {
         self.status = status
         self.body = body
     }

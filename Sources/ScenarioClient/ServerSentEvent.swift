@@ -10,7 +10,7 @@ public struct ServerSentEvent: Sendable, Hashable {
     public var data: JSONValue
 
     /// Splits a `text/event-stream` body into events (blank-line separated `event:` and `data:` lines).
-    static func parse(_ body: AsyncThrowingStream<ByteBuffer, any Error>) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    static func parse(_ body: any AsyncSequence<ByteBuffer, any Error> & Sendable) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 var pending = ""

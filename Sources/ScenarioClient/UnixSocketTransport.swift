@@ -36,17 +36,6 @@ struct UnixSocketTransport: ControlTransport {
         } catch let error as ChannelError {
             throw ScenarioClientError.daemonUnreachable(socket: socketPath, reason: "\(error)")
         }
-        let body = response.body
-        return ControlResponse(status: Int(response.status.code), body: AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await part in body { continuation.yield(part) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        })
+        return ControlResponse(status: Int(response.status.code), body: response.body)
     }
 }

@@ -90,7 +90,8 @@ struct DaemonCommand: ParsableCommand {
     @Flag(name: .customLong("print-schema"), help: "Print the JSON Schema of this daemon's scenario files (its Models named) and exit.")
     var printSchema = false
 
-    /// The offline check: the daemon's scenario directories, read as a start would read them.
+    /// The offline check: the `--scenarios` given, each a directory of scenarios or one scenario, read together as
+    /// a start reads them; without `--scenarios`, the daemon's default directories and its recordings.
     /// - Returns: what to exit with.
     func runCheck(models: ModelRegistry, name: String) -> ExitCode {
         var paths = options.resolvedScenarioDirectories(name: name)

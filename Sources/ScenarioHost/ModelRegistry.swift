@@ -2,8 +2,12 @@ public import Services
 
 /// The Models a host can run, by name, each with the description derived from its declaration.
 public struct ModelRegistry: Sendable {
-    private var factories: [String: @Sendable (Services) async -> ModelDriver] = [:]
-    private var described: [String: ModelDescription] = [:]
+    private struct Entry: Sendable {
+        let description: ModelDescription
+        let makeDriver: @Sendable (Services) async -> ModelDriver
+    }
+
+    private var entries: [String: Entry] = [:]
 
     /// An empty registry.
     public init() {}
@@ -20,19 +24,18 @@ public struct ModelRegistry: Sendable {
         } catch {
             preconditionFailure("cannot register Model \(M.name): \(error)")
         }
-        precondition(factories[M.name] == nil, "two Models are named '\(M.name)'; give each Model a name of its own.")
-        described[M.name] = description
-        factories[M.name] = { await ModelDriver(M.self, description: description, services: $0) }
+        precondition(entries[M.name] == nil, "two Models are named '\(M.name)'; give each Model a name of its own.")
+        entries[M.name] = Entry(description: description) { await ModelDriver(M.self, description: description, services: $0) }
     }
 
     /// The registered Model names, sorted.
-    public var names: [String] { factories.keys.sorted() }
+    public var names: [String] { entries.keys.sorted() }
 
     /// Every registered Model's actions, arguments and keys, sorted by name.
-    public var descriptions: [ModelDescription] { names.compactMap { described[$0] } }
+    public var descriptions: [ModelDescription] { names.compactMap { entries[$0]?.description } }
 
     func factory(for model: String) -> (@Sendable (Services) async -> ModelDriver)? {
-        factories[model]
+        entries[model]?.makeDriver
     }
 }
 
