@@ -97,11 +97,11 @@ let package = Package(
         // For test suites: a daemon for the run, a session per test, state and journal assertions.
         // Both modes: a daemon process over its socket, or the engine in the test's process (no socket).
         .target(name: "ScenarioTesting", dependencies: [
-            "ScenarioClient", "ControlAPI", "Services", "ControlServer", "ScenarioHost", "ScenarioFormat",
+            "ScenarioClient", "ControlAPI", "Services", "Fakes", "ControlServer", "ScenarioHost", "ScenarioFormat",
         ]),
         // The daemon as a library: flags, socket and state rules, reload, status, systemd; any team's Models.
         .target(name: "ScenarioDaemon", dependencies: [
-            "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd", "Services",
+            "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd", "Services", "Fakes",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

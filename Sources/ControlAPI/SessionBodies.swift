@@ -75,6 +75,42 @@ public struct JournalBody: Codable, Sendable, Hashable {
     }
 }
 
+/// `GET /v1/sessions/{id}/services`: the services the daemon's team defines, as this session runs them.
+public struct ServiceListBody: Codable, Sendable, Hashable {
+    /// One service.
+    public struct Service: Codable, Sendable, Hashable {
+        /// Its scenario section and path segment.
+        public var name: String
+        /// What it is.
+        public var description: String
+        /// `fake` (its state can be read and replaced) or `live`.
+        public var mode: String
+
+        public init(name: String, description: String, mode: String) {
+            self.name = name
+            self.description = description
+            self.mode = mode
+        }
+    }
+
+    /// Sorted by name.
+    public var services: [Service]
+    public init(services: [Service]) { self.services = services }
+}
+
+/// `GET` and `PUT /v1/sessions/{id}/services/{name}`, and the data of the `serviceChanged` event.
+public struct ServiceStateBody: Codable, Sendable, Hashable {
+    /// The service's name.
+    public var service: String
+    /// Its fake's whole state.
+    public var state: JSONValue
+
+    public init(service: String, state: JSONValue) {
+        self.service = service
+        self.state = state
+    }
+}
+
 /// The names of the server-sent events of `GET /v1/sessions/{id}/events`; each event's data is JSON.
 public enum EventName: String, Codable, Sendable, CaseIterable {
     /// data: the Model's whole state.
@@ -83,4 +119,6 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case requestJournaled
     /// data: a ``ClockBody``.
     case clockMoved
+    /// data: a ``ServiceStateBody``.
+    case serviceChanged
 }

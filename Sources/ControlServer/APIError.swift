@@ -16,10 +16,10 @@ struct APIError: Error {
 
     init(_ error: HostError) {
         let status: HTTPResponse.Status = switch error.code {
-        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey: .notFound
-        case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong: .conflict
+        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService: .notFound
+        case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong, .serviceIsLive: .conflict
         case .invalidScenario: .unprocessableContent
-        case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey: .badRequest
+        case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey, .invalidServiceState: .badRequest
         case .storeFailed, .saveFailed: .serviceUnavailable
         }
         self.init(status, error.code.rawValue, error.message)

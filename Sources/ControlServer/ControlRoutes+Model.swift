@@ -1,4 +1,5 @@
 import ControlAPI
+import Fakes
 import Foundation
 import Hummingbird
 import ScenarioHost
@@ -55,6 +56,25 @@ extension ControlRoutes {
         router.delete("/v1/sessions/:session/kv/:key") { _, context in
             try await session(context).removeKeyValue(try parameter("key", of: context))
             return JSONResponse.noContent()
+        }
+    }
+
+    func addServiceRoutes(to router: EndpointRouter) {
+        router.get("/v1/sessions/:session/services") { _, context in
+            let services = try await session(context).services().map { service, isFake in
+                ServiceListBody.Service(name: service.name, description: service.description, mode: isFake ? "fake" : "live")
+            }
+            return JSONResponse.make(ServiceListBody(services: services))
+        }
+        router.get("/v1/sessions/:session/services/:service") { _, context in
+            let name = try parameter("service", of: context)
+            return JSONResponse.make(ServiceStateBody(service: name, state: try await session(context).serviceState(name)))
+        }
+        router.put("/v1/sessions/:session/services/:service") { request, context in
+            let state = try await JSONBody.value(of: request, emptyMeans: nil)
+            let name = try parameter("service", of: context)
+            let stored = try await session(context).replaceServiceState(name, with: state)
+            return JSONResponse.make(ServiceStateBody(service: name, state: stored))
         }
     }
 

@@ -18,6 +18,7 @@ struct ControlRoutes: Sendable {
         addModelRoutes(to: endpoints)
         addClockRoutes(to: endpoints)
         addKeyValueRoutes(to: endpoints)
+        addServiceRoutes(to: endpoints)
         addJournalRoutes(to: endpoints)
         return endpoints.makeRouter()
     }

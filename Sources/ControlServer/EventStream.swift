@@ -23,6 +23,8 @@ enum EventStream {
                     case .stateChanged(let state): try await writer.write(frame(.stateChanged, json: state.jsonData))
                     case .requestJournaled(let exchange): try await writer.write(frame(.requestJournaled, exchange))
                     case .clockMoved(let now): try await writer.write(frame(.clockMoved, ClockBody(now: now)))
+                    case .serviceChanged(let service, let state):
+                        try await writer.write(frame(.serviceChanged, ServiceStateBody(service: service, state: state)))
                     }
                 }
                 try await writer.finish(nil)

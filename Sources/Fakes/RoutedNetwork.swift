@@ -16,7 +16,7 @@ public actor RoutedNetwork: NetworkService {
     private let upstream: (any NetworkService)?
     private let unmatchedGoesUpstream: Bool
     private var hits: [Int]
-    private var sequence = 0
+    private let sequence: JournalSequence
 
     /// The most near misses an unmatched request's journal entry lists.
     public static let nearMissLimit = 3
@@ -29,10 +29,13 @@ public actor RoutedNetwork: NetworkService {
     ///   - upstream: The live network, for live routes and (with `unmatchedGoesUpstream`) unmatched requests;
     ///     when nil, a live route fails with `offline`.
     ///   - unmatchedGoesUpstream: Send requests no route matches to `upstream` instead of failing them.
+    ///   - sequence: Numbers the exchanges; shared with the session's other journaled services.
     ///   - journal: Receives every exchange.
     public init(routes: [Route], unmatched: TransportError = .connectionRefused, clock: any ClockService,
                 upstream: (any NetworkService)? = nil, unmatchedGoesUpstream: Bool = false,
+                sequence: JournalSequence = JournalSequence(),
                 journal: @escaping @Sendable (NetworkExchange) async -> Void) {
+        self.sequence = sequence
         self.routes = routes
         self.upstream = upstream
         self.unmatchedGoesUpstream = unmatchedGoesUpstream
@@ -49,9 +52,8 @@ public actor RoutedNetwork: NetworkService {
 
     /// Matches, journals and answers `request`; the one place every request goes through.
     private func answer(_ request: NetworkRequest) async -> Result<NetworkResponse, TransportError> {
-        sequence += 1
         var exchange = NetworkExchange(
-            sequence: sequence, time: await clock.now(), method: request.head.method.rawValue,
+            sequence: sequence.next(), time: await clock.now(), method: request.head.method.rawValue,
             url: request.url, headers: request.head.headerFields.map { "\($0.name): \($0.value)" },
             body: request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self))
 

@@ -88,6 +88,22 @@ public struct ScenarioClient: Sendable {
     /// The Models the daemon hosts, each with its actions, their arguments and the keys it documents.
     public func models() async throws -> [ModelDescription] { try await get("/v1/models") }
 
+    // MARK: A team's services
+
+    /// The services the daemon's team defines, each with `fake` or `live` as the session runs it.
+    public func services(session: String = defaultSession) async throws -> [ServiceListBody.Service] {
+        try await (get(sessionPath(session, "/services")) as ServiceListBody).services
+    }
+    /// The state of the fake of service `name`.
+    public func serviceState(_ name: String, session: String = defaultSession) async throws -> JSONValue {
+        try await (get(sessionPath(session, "/services/\(segment(name))")) as ServiceStateBody).state
+    }
+    /// Replaces the whole state of the fake of service `name`; returns it as stored.
+    @discardableResult
+    public func setServiceState(_ name: String, to state: JSONValue, session: String = defaultSession) async throws -> JSONValue {
+        try await (send("PUT", sessionPath(session, "/services/\(segment(name))"), body: state) as ServiceStateBody).state
+    }
+
     // MARK: Journal
 
     public func journal(session: String = defaultSession) async throws -> JournalBody { try await get(sessionPath(session, "/journal")) }

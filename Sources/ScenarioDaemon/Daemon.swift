@@ -1,4 +1,5 @@
 import ArgumentParser
+public import Fakes
 import Foundation
 import Logging
 import ScenarioFormat
@@ -27,17 +28,20 @@ public enum Daemon {
     ///   - name: The executable's name, in `--help`, the journal's `SYSLOG_IDENTIFIER` and the default paths.
     ///   - version: What `--version` and `GET /v1/version` say.
     ///   - models: The Models its scenarios may name.
-    public static func main(name: String, version: String, models: [any Model.Type]) async -> Never {
+    ///   - services: The services the team defines for its Models, each configured by the scenario section of its
+    ///     name (see ``ServiceDefinition``).
+    public static func main(name: String, version: String, models: [any Model.Type],
+                            services: [ServiceDefinition] = []) async -> Never {
         // Socket activation's variables are read and unset before anything else starts a thread.
         let inheritedSockets = DaemonService.takeInheritedSockets()
-        let identity = DaemonCommand.Identity(name: name, version: version, models: ModelRegistry(models))
+        let identity = DaemonCommand.Identity(name: name, version: version, models: ModelRegistry(models, services: services))
         await DaemonCommand.$identity.withValue(identity) {
             do {
                 let command = try DaemonCommand.parse()
                 let options = command.options
                 if command.check { DaemonCommand.exit(withError: command.runCheck(models: identity.models, name: name)) }
                 if command.printSchema {
-                    print(ScenarioSchema.json(models: identity.models.names))
+                    print(ScenarioSchema.json(models: identity.models.names, services: identity.models.services))
                     DaemonCommand.exit()
                 }
                 LoggingSystem.bootstrap { _ in options.logTarget.makeHandler(identifier: name, level: options.logLevel) }
@@ -97,7 +101,7 @@ struct DaemonCommand: ParsableCommand {
         var paths = options.resolvedScenarioDirectories(name: name)
         let recordings = ScenarioHost.recordings(in: options.resolvedStateDirectory(name: name))
         if options.scenarioDirectories.isEmpty, FileManager.default.fileExists(atPath: recordings.path) { paths.append(recordings) }
-        let result = ScenarioCatalog.check(paths, models: models.names)
+        let result = ScenarioCatalog.check(paths, models: models.names, services: models.services)
         if json {
             let encoder = JSONEncoder.services
             encoder.outputFormatting.insert(.prettyPrinted)

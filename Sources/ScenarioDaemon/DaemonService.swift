@@ -1,5 +1,6 @@
 import ArgumentParser
 import ControlServer
+public import Fakes
 import Foundation
 public import Logging
 import ScenarioFormat
@@ -40,12 +41,13 @@ public struct DaemonService: Service, CustomStringConvertible {
     ///   - version: What `GET /v1/version` answers.
     ///   - options: Its settings, as ``DaemonOptions/init(arguments:)`` reads them from a command line or as you set them.
     ///   - models: The Models scenarios may name (`model: TodoList`); each under its `name`.
+    ///   - services: The services the team defines for its Models (see ``ServiceDefinition``).
     ///   - inheritedSockets: Sockets systemd passed (socket activation); take them with
     ///     ``takeInheritedSockets()`` first thing in `main`. None: the daemon creates its socket.
     ///   - logger: Where the daemon logs; its handler decides journal or stderr.
     public init(name: String, version: String, options: DaemonOptions, models: [any Model.Type],
-                inheritedSockets: [Int32] = [], logger: Logger) {
-        self.init(name: name, version: version, options: options, models: ModelRegistry(models),
+                services: [ServiceDefinition] = [], inheritedSockets: [Int32] = [], logger: Logger) {
+        self.init(name: name, version: version, options: options, models: ModelRegistry(models, services: services),
                   inheritedSockets: inheritedSockets, shutdownSignals: [], logger: logger)
     }
 
@@ -74,7 +76,7 @@ public struct DaemonService: Service, CustomStringConvertible {
 
         let state = options.resolvedStateDirectory(name: name)
         let directories = options.resolvedScenarioDirectories(name: name) + options.recordingsDirectory(in: state, logger: logger)
-        let catalog = ScenarioCatalog.load(from: directories, models: models.names)
+        let catalog = ScenarioCatalog.load(from: directories, models: models.names, services: models.services)
         ScenarioReloader.logProblems(of: catalog, logger: logger)
         let host = ScenarioHost(catalog: catalog, models: models, journalCapacity: options.journalCapacity,
                                 stateDirectory: state, logger: logger)

@@ -11,12 +11,14 @@ struct ExtendsResolver {
     let files: [String: ScenarioFile]
     let invalid: Set<String>
     let models: [String]
+    let services: [ServiceDefinition]
     private var resolved: [String: Result<Scenario, Problems>] = [:]
 
-    init(files: [String: ScenarioFile], invalid: Set<String>, models: [String]) {
+    init(files: [String: ScenarioFile], invalid: Set<String>, models: [String], services: [ServiceDefinition]) {
         self.files = files
         self.invalid = invalid
         self.models = models
+        self.services = services
     }
 
     mutating func resolve(_ name: String) -> Result<Scenario, Problems> {
@@ -94,7 +96,34 @@ struct ExtendsResolver {
                 file: file.path, line: file.networkMode?.line, column: file.networkMode?.column,
                 message: "network mode 'record' sends every request to the live network, but this scenario has routes (\(routes.map(\.name).joined(separator: ", "))); use mode 'live' to answer some requests from routes.")]))
         }
-        return .success(Scenario(
+        var sections = parent?.serviceSections ?? [:]
+        var settings: [String: ServiceSetting] = [:]
+        var problems: [ScenarioProblem] = []
+        for service in services {
+            switch file.serviceSections[service.name] {
+            case .live?:
+                sections[service.name] = nil
+                settings[service.name] = .live
+            case .state(let section)?:
+                sections[service.name] = section.merged(over: sections[service.name] ?? initialSection(of: service))
+                fallthrough
+            case nil:
+                guard let section = sections[service.name] else {
+                    settings[service.name] = parent?.services[service.name] ?? .fake(state: service.initialState)
+                    continue
+                }
+                switch ServiceStateDecoding.decode(section.json, for: service, section: service.name) {
+                case .success(let state): settings[service.name] = .fake(state: state)
+                case .failure(let failures):
+                    problems += failures.list.map { failure in
+                        let place = section.place(of: failure.path)
+                        return ScenarioProblem(file: place.file, line: place.line, column: place.column, message: failure.message)
+                    }
+                }
+            }
+        }
+        if !problems.isEmpty { return .failure(Problems(list: problems)) }
+        var scenario = Scenario(
             name: file.name,
             description: file.description ?? parent?.description ?? "",
             model: model,
@@ -105,6 +134,16 @@ struct ExtendsResolver {
             routes: routes,
             unmatched: file.unmatched ?? parent?.unmatched ?? .connectionRefused,
             network: network,
-            keyValueStore: file.keyValueStore ?? parent?.keyValueStore ?? .memory))
+            keyValueStore: file.keyValueStore ?? parent?.keyValueStore ?? .memory,
+            random: file.random ?? parent?.random ?? .default,
+            services: settings)
+        scenario.serviceSections = sections
+        return .success(scenario)
+    }
+
+    /// The service's initial state as a section, so a scenario's section need only say what differs from it.
+    private func initialSection(of service: ServiceDefinition) -> LocatedValue {
+        LocatedValue(json: service.encode(service.initialState),
+                     place: .init(file: "(the initial state of \(service.name), \(service.stateType))"))
     }
 }

@@ -26,6 +26,12 @@ public struct Scenario: Sendable {
     public var network: NetworkSettings
     /// Where the key-value state lives: in memory from the seed, or in a database file that outlives sessions.
     public var keyValueStore: KeyValueStoreKind
+    /// Where identifiers and random choices come from.
+    public var random: RandomSettings
+    /// Each service the daemon's team defines, by name: its fake's initial state, or live.
+    public var services: [String: ServiceSetting]
+    /// The service sections as written (merged along `extends`), for a child scenario to merge into.
+    var serviceSections: [String: LocatedValue] = [:]
 
     /// Whether any request of a session can reach the real network: a live or record scenario, or a live route.
     /// When false, a session builds no network client at all.
@@ -95,4 +101,23 @@ public struct ClockSettings: Sendable, Hashable {
         self.start = start
         self.mode = mode
     }
+}
+
+/// Where a scenario's identifiers and random choices come from.
+public enum RandomSettings: Sendable, Hashable {
+    /// Used when a scenario says nothing about randomness: deterministic, from seed 0.
+    public static let `default` = RandomSettings.seeded(0)
+
+    /// A sequence from the seed: the same in every session and run of the scenario, and again after a reset.
+    case seeded(UInt64)
+    /// The system's generator: different every time (`random: system`).
+    case system
+}
+
+/// How a session gets a service the daemon's team defines.
+public enum ServiceSetting: Sendable {
+    /// The fake, starting from this state (the definition's `State`; its section merged over the initial state).
+    case fake(state: any Sendable)
+    /// The live implementation (`NAME: live`).
+    case live
 }

@@ -1,3 +1,4 @@
+public import Fakes
 public import Foundation
 
 extension ScenarioCatalog {
@@ -17,7 +18,8 @@ extension ScenarioCatalog {
     /// - Parameters:
     ///   - paths: Scenario directories or directories of them, lowest precedence first.
     ///   - models: The Model names a scenario may pick.
-    public static func check(_ paths: [URL], models: [String]) -> CheckResult {
+    ///   - services: The services a team defines, whose sections a scenario may have.
+    public static func check(_ paths: [URL], models: [String], services: [ServiceDefinition] = []) -> CheckResult {
         var roots: [URL] = []
         var selected: [(root: URL, name: String?)] = []
         for path in paths.map(\.standardizedFileURL) {
@@ -26,7 +28,7 @@ extension ScenarioCatalog {
             if !roots.contains(root) { roots.append(root) }
             selected.append((root, isScenario ? path.lastPathComponent : nil))
         }
-        let catalog = load(from: roots, models: models)
+        let catalog = load(from: roots, models: models, services: services)
         var checked: [String] = []
         for (root, name) in selected {
             let names = name.map { [$0] } ?? catalog.names.filter {

@@ -1,3 +1,4 @@
+public import Fakes
 public import Foundation
 
 /// Every scenario found in a list of directories: the valid ones resolved, the others with their problems.
@@ -24,7 +25,8 @@ public struct ScenarioCatalog: Sendable {
     /// - Parameters:
     ///   - roots: Directories of scenario directories, lowest precedence first.
     ///   - models: The Model names a scenario may pick.
-    public static func load(from roots: [URL], models: [String]) -> ScenarioCatalog {
+    ///   - services: The services a team defines, whose sections a scenario may have.
+    public static func load(from roots: [URL], models: [String], services: [ServiceDefinition] = []) -> ScenarioCatalog {
         var directories: [String: URL] = [:]
         var catalog = ScenarioCatalog()
         for root in roots {
@@ -45,10 +47,10 @@ public struct ScenarioCatalog: Sendable {
         let fixtures = FixtureReader()
         var files: [String: ScenarioFile] = [:]
         for (name, directory) in directories {
-            let (file, problems) = readFile(name: name, directory: directory, fixtures: fixtures)
+            let (file, problems) = readFile(name: name, directory: directory, fixtures: fixtures, services: services)
             if problems.isEmpty { files[name] = file } else { catalog.problems[name] = problems }
         }
-        var resolver = ExtendsResolver(files: files, invalid: Set(catalog.problems.keys), models: models)
+        var resolver = ExtendsResolver(files: files, invalid: Set(catalog.problems.keys), models: models, services: services)
         for name in files.keys {
             switch resolver.resolve(name) {
             case .success(let scenario): catalog.scenarios[name] = scenario
@@ -76,9 +78,10 @@ public struct ScenarioCatalog: Sendable {
         return merged
     }
 
-    private static func readFile(name: String, directory: URL, fixtures: FixtureReader) -> (ScenarioFile, [ScenarioProblem]) {
+    private static func readFile(name: String, directory: URL, fixtures: FixtureReader,
+                                 services: [ServiceDefinition]) -> (ScenarioFile, [ScenarioProblem]) {
         let path = directory.appendingPathComponent(fileName).path
-        var parser = ScenarioFileParser(name: name, directory: directory, path: path, fixtures: fixtures)
+        var parser = ScenarioFileParser(name: name, directory: directory, path: path, fixtures: fixtures, services: services)
         guard let data = FileManager.default.contents(atPath: path) else {
             return parser.parse("") // unreachable in practice: the file was just listed; reported as empty
         }

@@ -28,7 +28,16 @@ struct ScenarioFile {
     var readTimeout: Duration?
     var redirects: Int?
     var forward: [String: String] = [:]
+    var random: RandomSettings?
+    /// The sections of a team's services, as written: a mapping of fake state, or `live`.
+    var serviceSections: [String: ServiceSection] = [:]
+
+    /// A team service's section as written.
+    enum ServiceSection {
+        case state(LocatedValue)
+        case live
+    }
 
     /// The keys a scenario file may have at its top level.
-    static let topLevelKeys = ["description", "model", "extends", "clock", "keyValue", "network"]
+    static let topLevelKeys = ["description", "model", "extends", "clock", "keyValue", "random", "network"]
 }

@@ -8,11 +8,13 @@ import Yams
 struct ScenarioFileParser {
     var reader: NodeReader
     let fixtures: FixtureReader
+    let services: [ServiceDefinition]
     private var file: ScenarioFile
 
-    init(name: String, directory: URL, path: String, fixtures: FixtureReader) {
+    init(name: String, directory: URL, path: String, fixtures: FixtureReader, services: [ServiceDefinition]) {
         self.reader = NodeReader(file: path)
         self.fixtures = fixtures
+        self.services = services
         self.file = ScenarioFile(name: name, path: path, directory: directory)
     }
 
@@ -33,7 +35,8 @@ struct ScenarioFileParser {
             reader.report("the file is not valid YAML: \(error)", at: nil)
             return (file, reader.problems)
         }
-        guard let top = reader.mapping(root, at: "the scenario", allowed: ScenarioFile.topLevelKeys, required: ["description"]) else {
+        let allowed = ScenarioFile.topLevelKeys + services.map(\.name)
+        guard let top = reader.mapping(root, at: "the scenario", allowed: allowed, required: ["description"]) else {
             return (file, reader.problems)
         }
         if let node = top["description"] { file.description = reader.string(node, at: "description") }
@@ -41,7 +44,11 @@ struct ScenarioFileParser {
         if let node = top["extends"], let parent = reader.string(node, at: "extends") { file.extends = located(parent, node) }
         if let node = top["clock"] { parseClock(node) }
         if let node = top["keyValue"] { parseKeyValue(node) }
+        if let node = top["random"] { parseRandom(node) }
         if let node = top["network"] { parseNetwork(node) }
+        for service in services {
+            if let node = top[service.name] { parseService(node, of: service) }
+        }
         return (file, reader.problems)
     }
 
@@ -84,6 +91,43 @@ struct ScenarioFileParser {
             reader.report("clock.start does not apply to the system clock, which reads the real time; remove it.", at: start)
         }
         file.clock = clock
+    }
+
+    private mutating func parseRandom(_ node: Node) {
+        // `random: system` is short for the system's generator; otherwise a seed.
+        if case .scalar = node {
+            guard reader.string(node, at: "random") == "system" else {
+                reader.report("random must be 'system' or a mapping with a seed (random: { seed: 42 }), got \(reader.describe(node)).", at: node)
+                return
+            }
+            file.random = .system
+            return
+        }
+        guard let keys = reader.mapping(node, at: "random", allowed: ["seed"], required: ["seed"]),
+              let seed = keys["seed"], let value = reader.int(seed, at: "random.seed", in: 0...Int.max) else { return }
+        file.random = .seeded(UInt64(value))
+    }
+
+    /// A team service's section: a mapping of the fake's state (checked against its type when `extends` is
+    /// resolved, since a child's section merges into its parent's), or `live`.
+    private mutating func parseService(_ node: Node, of service: ServiceDefinition) {
+        if case .scalar = node {
+            guard reader.string(node, at: service.name) == "live" else {
+                reader.report("\(service.name) must be 'live' or a mapping of its fake's state (\(service.stateType)), got \(reader.describe(node)).", at: node)
+                return
+            }
+            guard service.hasLive else {
+                reader.report("\(service.name) has no live implementation in this daemon; give its fake's state as a mapping instead.", at: node)
+                return
+            }
+            file.serviceSections[service.name] = .live
+            return
+        }
+        guard case .mapping = node else {
+            reader.report("\(service.name) must be a mapping of its fake's state (\(service.stateType)), got \(reader.describe(node)).", at: node)
+            return
+        }
+        file.serviceSections[service.name] = .state(LocatedValue(node, file: file.path, reader: reader))
     }
 
     private mutating func parseKeyValue(_ node: Node) {

@@ -1,13 +1,39 @@
+public import Fakes
 import Foundation
+import Services
 
 /// The JSON Schema of `scenario.yaml`, for editors to validate and complete a daemon's scenario files. It is the
-/// same for every daemon but for the Model names, so each daemon prints its own (`NAME --print-schema`);
+/// same for every daemon but for the Model names and the team's services, so each daemon prints its own (`NAME --print-schema`);
 /// `schema/scenario.schema.json` is scenariod's, and a test keeps it equal to what scenariod prints.
 public enum ScenarioSchema {
-    /// The schema naming `models` as the Models a scenario may pick, as pretty-printed JSON.
-    public static func json(models: [String]) -> String {
+    /// The schema naming `models` as the Models a scenario may pick, with a section for each of `services`, as
+    /// pretty-printed JSON.
+    public static func json(models: [String], services: [ServiceDefinition] = []) -> String {
         let names = models.sorted().map { "        \(quoted($0))" }.joined(separator: ",\n")
-        return head + "\n      \"enum\": [\n" + names + "\n      ],\n" + tail
+        let network = tail.range(of: "    \"network\": {")!.lowerBound
+        let sections = services.sorted { $0.name < $1.name }.map(section).joined()
+        return head + "\n      \"enum\": [\n" + names + "\n      ],\n" + tail[..<network] + sections + tail[network...]
+    }
+
+    /// A team service's section: its state's top-level fields as its `Decodable` conformance reads them (their
+    /// insides are the team's to document), or `live` when the service has a live implementation.
+    private static func section(_ service: ServiceDefinition) -> String {
+        var properties: [String: Any] = [:]
+        for field in service.fields {
+            properties[field.name] = field.type == "integer" ? ["type": "integer"] : ["type": field.type]
+        }
+        let state: [String: Any] = ["type": "object", "additionalProperties": false, "properties": properties]
+        var schema: [String: Any] = ["description": "\(service.description). The fake's state (\(service.stateType)), merged over its initial state and, with 'extends', over the parent's section."]
+        if service.hasLive {
+            schema["description"] = "\(service.description). The fake's state (\(service.stateType)), merged over its initial state and, with 'extends', over the parent's section; or 'live'."
+            schema["oneOf"] = [["const": "live"], state]
+        } else {
+            schema.merge(state) { first, _ in first }
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: [service.name: schema], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        // Inside "properties", four spaces in, without the braces of the one-key object; each section ends with a comma.
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst().dropLast()
+        return lines.map { "  " + $0 }.joined(separator: "\n") + ",\n"
     }
 
     private static func quoted(_ text: String) -> String {
@@ -119,6 +145,28 @@ public enum ScenarioSchema {
           "description": "memory (default): each session's own, reset restores the seed. durable: a SQLite file per scenario in the daemon's state directory, kept across restarts; the seed is written when it is created."
         }
       }
+    },
+    "random": {
+      "description": "Where identifiers and random choices come from. Default: seed 0. 'random: system' is the system's generator (different every run).",
+      "oneOf": [
+        {
+          "const": "system"
+        },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "seed"
+          ],
+          "properties": {
+            "seed": {
+              "type": "integer",
+              "minimum": 0,
+              "description": "The same seed gives the same identifiers and choices in every session, and again after a reset."
+            }
+          }
+        }
+      ]
     },
     "network": {
       "description": "The network: fake (routes answer, nothing reaches the real network but live routes), live or record. 'network: live' is short for mode live.",

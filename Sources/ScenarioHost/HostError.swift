@@ -20,6 +20,9 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case scenarioExists
         case invalidScenarioName
         case saveFailed
+        case unknownService
+        case serviceIsLive
+        case invalidServiceState
     }
 
     /// What kind of refusal this is.

@@ -1,6 +1,8 @@
+public import Fakes
 public import Services
 
-/// The Models a host can run, by name, each with the description derived from its declaration.
+/// The Models a host can run, by name, each with the description derived from its declaration, and the services
+/// a team defines for them.
 public struct ModelRegistry: Sendable {
     private struct Entry: Sendable {
         let description: ModelDescription
@@ -8,6 +10,8 @@ public struct ModelRegistry: Sendable {
     }
 
     private var entries: [String: Entry] = [:]
+    /// The services a team defines, sorted by name; every session gets each of them.
+    public private(set) var services: [ServiceDefinition] = []
 
     /// An empty registry.
     public init() {}
@@ -28,6 +32,23 @@ public struct ModelRegistry: Sendable {
         entries[M.name] = Entry(description: description) { await ModelDriver(M.self, description: description, services: $0) }
     }
 
+    /// Makes `service` available to every session, configured by the scenario section of its name.
+    ///
+    /// A name that is a built-in section (`clock`, `network`, …), not lower camel case, or given twice is a
+    /// programming error of the daemon's `main` and stops it at start with the reason.
+    public mutating func register(_ service: ServiceDefinition) {
+        precondition(!Self.reservedNames.contains(service.name),
+                     "the service name '\(service.name)' is a built-in scenario section; give the ServiceKey another name.")
+        precondition(service.name.first?.isLowercase == true && service.name.allSatisfy { $0.isLetter || $0.isNumber },
+                     "the service name '\(service.name)' must be lower camel case letters and digits (it is a scenario section and a URL segment).")
+        precondition(!services.contains { $0.name == service.name }, "two services are named '\(service.name)'; give each a name of its own.")
+        services.append(service)
+        services.sort { $0.name < $1.name }
+    }
+
+    /// Section names a team's service cannot take.
+    static let reservedNames: Set = ["description", "model", "extends", "clock", "keyValue", "random", "network"]
+
     /// The registered Model names, sorted.
     public var names: [String] { entries.keys.sorted() }
 
@@ -40,9 +61,10 @@ public struct ModelRegistry: Sendable {
 }
 
 extension ModelRegistry {
-    /// A registry of `models`, each under its `name`.
-    public init(_ models: [any Model.Type]) {
+    /// A registry of `models`, each under its `name`, and of the `services` a team defines for them.
+    public init(_ models: [any Model.Type], services: [ServiceDefinition] = []) {
         self.init()
         for model in models { register(model) }
+        for service in services { register(service) }
     }
 }

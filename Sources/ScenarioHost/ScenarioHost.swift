@@ -23,7 +23,7 @@ public actor ScenarioHost {
 
     /// Creates a host.
     /// - Parameters:
-    ///   - catalog: Scenarios, typically ``ScenarioCatalog/load(from:models:)`` with `models.names`.
+    ///   - catalog: Scenarios, typically ``ScenarioCatalog/load(from:models:services:)`` with `models.names` and `models.services`.
     ///   - models: The Models scenarios may name.
     ///   - journalCapacity: How many requests each session's journal keeps.
     ///   - stateDirectory: Where durable stores (`stores/`) and recorded scenarios (`scenarios/`) live; nil for none.
@@ -45,7 +45,7 @@ public actor ScenarioHost {
     /// - Returns: the catalog now in force.
     @discardableResult
     public func reload(from directories: [URL]) -> ScenarioCatalog {
-        catalog = ScenarioCatalog.load(from: directories, models: models.names).keepingValidScenarios(from: catalog)
+        catalog = ScenarioCatalog.load(from: directories, models: models.names, services: models.services).keepingValidScenarios(from: catalog)
         return catalog
     }
 
@@ -92,7 +92,7 @@ public actor ScenarioHost {
             sessionID = "\(scenarioName)-\(generatedCount)"
         }
         let session = Session(id: sessionID, scenario: scenario, journalCapacity: journalCapacity, makeDriver: makeDriver,
-                              durableStores: durableStores, settledStates: settledStates, logger: logger)
+                              services: models.services, durableStores: durableStores, settledStates: settledStates, logger: logger)
         // Registered before it starts, so a concurrent create with the same id is refused.
         sessions[sessionID] = session
         do {

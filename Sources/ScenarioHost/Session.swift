@@ -1,4 +1,4 @@
-import Fakes
+public import Fakes
 public import Foundation
 import Logging
 public import ScenarioFormat
@@ -16,11 +16,14 @@ public actor Session {
     /// Carries `scenario`, `session` and `model` metadata, which become journal fields.
     nonisolated let logger: Logger
     private let makeDriver: @Sendable (Services) async -> ModelDriver
+    private let serviceDefinitions: [ServiceDefinition]
     private let durableStores: DurableStores
     private let settledStates: SettledStates
     private let events = EventBroadcaster()
     private var runtime: SessionRuntime?
     private var journal: RequestJournal
+    /// The state versions of the team services' fakes last published, by name.
+    private var publishedServiceVersions: [String: Int] = [:]
     /// The state last published; nil while no one watches, so that starting a session encodes no state.
     private var lastState: ModelState?
     /// The state while the Model is settled, so that reading it again encodes nothing (the control API's most
@@ -37,7 +40,8 @@ public actor Session {
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
-         durableStores: DurableStores, settledStates: SettledStates, logger: Logger) {
+         services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, logger: Logger) {
+        self.serviceDefinitions = services
         self.settledStates = settledStates
         self.durableStores = durableStores
         self.id = id
@@ -90,10 +94,13 @@ public actor Session {
 
     private func startRuntime(resetStore: Bool = false) async throws(HostError) {
         let inputs = SessionRuntime.Inputs(
-            makeDriver: makeDriver, journal: { [weak self] exchange in await self?.record(exchange) },
+            makeDriver: makeDriver, services: serviceDefinitions,
+            journal: { [weak self] exchange in await self?.record(exchange) },
             durableStores: durableStores, logger: logger)
         let runtime = try await SessionRuntime.start(scenario, inputs, resetStore: resetStore)
         self.runtime = runtime
+        // After a reset, every fake's state is told again (its version counts from 0 in the new generation).
+        publishedServiceVersions = resetStore ? Dictionary(uniqueKeysWithValues: serviceDefinitions.map { ($0.name, -1) }) : [:]
         await runtime.clock.onTick { [weak self] in _ = try? await self?.publishStateIfChanged() }
         if events.hasSubscribers {
             _ = try? await publishStateIfChanged()
@@ -254,6 +261,53 @@ public actor Session {
         HostError(.storeFailed, "the key-value store of session '\(id)' failed: \(error)")
     }
 
+    // MARK: A team's services
+
+    /// The services the team defines, each with what this session runs: `fake` or `live`.
+    public func services() -> [(definition: ServiceDefinition, isFake: Bool)] {
+        serviceDefinitions.map { definition in
+            if case .live? = scenario.services[definition.name] { return (definition, false) }
+            return (definition, true)
+        }
+    }
+
+    /// The state of the fake of service `name`, as JSON.
+    /// - Throws: ``HostError`` `.unknownService`, or `.serviceIsLive` when the scenario runs it live.
+    public func serviceState(_ name: String) throws(HostError) -> JSONValue {
+        let (definition, fake) = try serviceFake(name)
+        return definition.encode(fake.state())
+    }
+
+    /// Replaces the whole state of the fake of service `name` (the Model sees it the next time it calls the
+    /// service) and returns it as stored.
+    /// - Throws: ``HostError`` `.invalidServiceState` naming the field, as a scenario section's problems do.
+    @discardableResult
+    public func replaceServiceState(_ name: String, with json: JSONValue) async throws(HostError) -> JSONValue {
+        await takeTurn()
+        defer { endTurn() }
+        let (definition, fake) = try serviceFake(name)
+        switch ServiceStateDecoding.decode(json, for: definition, section: name) {
+        case .success(let state): fake.replace(state)
+        case .failure(let failures):
+            throw HostError(.invalidServiceState, failures.list.map(\.message).joined(separator: " "))
+        }
+        logger.info("state of service '\(name)' replaced")
+        try await publishStateIfChanged()
+        return definition.encode(fake.state())
+    }
+
+    private func serviceFake(_ name: String) throws(HostError) -> (ServiceDefinition, ServiceFakeControl) {
+        guard let definition = serviceDefinitions.first(where: { $0.name == name }) else {
+            let names = serviceDefinitions.map(\.name)
+            let known = names.isEmpty ? "this daemon defines none" : "its services: \(names.joined(separator: ", "))"
+            throw HostError(.unknownService, "session '\(id)' has no service '\(name)'.\(Suggestion.didYouMean(name, among: names)) (\(known).)")
+        }
+        guard let fake = try live().fakes[name] else {
+            throw HostError(.serviceIsLive, "session '\(id)' runs the live '\(name)' (scenario '\(scenario.name)' says \(name): live), which has no fake state to read or replace; use a scenario that fakes it.")
+        }
+        return (definition, fake)
+    }
+
     // MARK: Recording
 
     /// Everything a `record` session has sent to the live network, in full, in arrival order.
@@ -312,7 +366,16 @@ public actor Session {
 
     @discardableResult
     private func publishStateIfChanged() async throws(HostError) -> ModelState {
-        let state = try await live().model.state()
+        let runtime = try live()
+        for definition in serviceDefinitions {
+            guard let fake = runtime.fakes[definition.name] else { continue }
+            let version = fake.version()
+            if publishedServiceVersions[definition.name, default: 0] != version {
+                publishedServiceVersions[definition.name] = version
+                events.publish(.serviceChanged(service: definition.name, state: definition.encode(fake.state())))
+            }
+        }
+        let state = await runtime.model.state()
         // Called once the Model has settled (after an operation's work, or a running clock's tick).
         setSettledState(state)
         if state != lastState {

@@ -14,6 +14,8 @@ struct SessionRuntime: Sendable {
     let clock: VirtualClock
     let store: any KeyValueService
     let model: ModelDriver
+    /// The fakes of the team's services, by name (a service the scenario runs live has none).
+    let fakes: [String: ServiceFakeControl]
     /// When the generation started, on its clock.
     let startedAt: Date
     /// The recording, for a `record` scenario.
@@ -23,6 +25,7 @@ struct SessionRuntime: Sendable {
     /// Where a generation's parts come from besides the scenario.
     struct Inputs: Sendable {
         var makeDriver: @Sendable (Services) async -> ModelDriver
+        var services: [ServiceDefinition]
         var journal: @Sendable (NetworkExchange) async -> Void
         var durableStores: DurableStores
         var logger: Logger
@@ -61,15 +64,40 @@ struct SessionRuntime: Sendable {
                 upstream = recorder
             }
         }
+        let sequence = JournalSequence()
         let network = RoutedNetwork(routes: scenario.routes, unmatched: scenario.unmatched, clock: clock,
                                     upstream: upstream, unmatchedGoesUpstream: scenario.network.mode != .fake,
-                                    journal: inputs.journal)
-        let model = await inputs.makeDriver(Services(network: network, keyValue: store, clock: clock))
+                                    sequence: sequence, journal: inputs.journal)
+        let random: any RandomService = switch scenario.random {
+        case .seeded(let seed): SeededRandom(seed: seed)
+        case .system: SystemRandom()
+        }
+        var services = Services(network: network, keyValue: store, clock: clock, random: random)
+        var fakes: [String: ServiceFakeControl] = [:]
+        for definition in inputs.services {
+            switch scenario.services[definition.name] ?? .fake(state: definition.initialState) {
+            case .live:
+                // The parser admits `live` only for a definition that has a live implementation.
+                services.supply(definition.makeLive!(), named: definition.name)
+            case .fake(let state):
+                let journal = inputs.journal
+                let environment = FakeEnvironment(clock: clock, random: random) { operation, detail, outcome in
+                    await journal(NetworkExchange(
+                        sequence: sequence.next(), time: await clock.now(), method: operation,
+                        url: "service:\(definition.name)", headers: [], body: detail, service: definition.name,
+                        outcome: outcome))
+                }
+                let (service, control) = definition.makeFake(state, environment)
+                services.supply(service, named: definition.name)
+                fakes[definition.name] = control
+            }
+        }
+        let model = await inputs.makeDriver(services)
         let startedAt = await clock.now()
         await clock.spawn(model.run)
         await clock.settle()
-        return SessionRuntime(clock: clock, store: store, model: model, startedAt: startedAt, recorder: recorder,
-                              liveNetwork: liveNetwork)
+        return SessionRuntime(clock: clock, store: store, model: model, fakes: fakes, startedAt: startedAt,
+                              recorder: recorder, liveNetwork: liveNetwork)
     }
 
     /// Stops every task of this generation and closes its network client.

@@ -1,4 +1,5 @@
 import ControlServer
+public import Fakes
 import Foundation
 public import ScenarioClient
 import ScenarioFormat
@@ -56,11 +57,13 @@ public final class ScenarioDaemon: Sendable {
     /// ```
     /// - Parameters:
     ///   - models: The Models its scenarios may name.
+    ///   - services: The services the team defines for them, as its daemon's `main` registers them.
     ///   - scenarios: The directory of scenario directories; `$SCENARIOD_SCENARIOS` or `./scenarios` by default.
-    public static func inProcess(models: [any Model.Type], scenarios: String? = nil) throws -> ScenarioDaemon {
+    public static func inProcess(models: [any Model.Type], services: [ServiceDefinition] = [],
+                                 scenarios: String? = nil) throws -> ScenarioDaemon {
         let root = URL(fileURLWithPath: scenarios ?? ProcessInfo.processInfo.environment["SCENARIOD_SCENARIOS"] ?? "scenarios")
-        let registry = ModelRegistry(models)
-        let catalog = ScenarioCatalog.load(from: [root], models: registry.names)
+        let registry = ModelRegistry(models, services: services)
+        let catalog = ScenarioCatalog.load(from: [root], models: registry.names, services: registry.services)
         guard !catalog.unreadableRoots.contains(root.standardizedFileURL) else {
             throw ScenarioTestingError("cannot read the scenarios directory \(root.path); run the tests from the package directory or set SCENARIOD_SCENARIOS")
         }

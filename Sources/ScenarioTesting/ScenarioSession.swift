@@ -27,6 +27,17 @@ public struct ScenarioSession: Sendable {
         try decode(type, from: try await client.state(session: id))
     }
 
+    /// The state of the fake of a service the team defines, decoded into `type` (usually the fake's own `State`).
+    public func serviceState<State: Decodable>(_ name: String, as type: State.Type) async throws -> State {
+        try decode(type, from: try await client.serviceState(name, session: id))
+    }
+
+    /// Replaces the whole state of the fake of a service the team defines; the Model sees it on its next call.
+    public func setServiceState(_ name: String, to state: some Encodable) async throws {
+        let json = try JSONValue(json: JSONEncoder.services.encode(state))
+        try await client.setServiceState(name, to: json, session: id)
+    }
+
     /// Moves the session's clock forward (`250ms`, `2s`, `15m`); what falls due has run when this returns.
     @discardableResult
     public func advanceClock(by duration: String) async throws -> Date {

@@ -12,6 +12,13 @@ enum ActionShapeDecoder {
         return record.caseFound ? record.arguments : nil
     }
 
+    /// The fields of a struct-like `type` (a keyed container at the top), as its `init(from:)` asks for them.
+    static func fields<T: Decodable>(of type: T.Type) -> [ArgumentDescription] {
+        let record = ShapeRecord()
+        _ = try? T(from: FieldsDecoder(record: record))
+        return record.arguments
+    }
+
     /// The JSON type a value of `type` takes, as JSONDecoder.services reads it.
     static func jsonType<T: Decodable>(of type: T.Type) -> String {
         if T.self == Date.self || T.self == URL.self || T.self == UUID.self || T.self == String.self { return "string" }
@@ -52,6 +59,19 @@ private struct CaseDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         KeyedDecodingContainer(CaseContainer<Key>(caseName: caseName, record: record))
+    }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw ShapeEnd() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw ShapeEnd() }
+}
+
+/// The top level of a struct: its keyed container records the fields.
+private struct FieldsDecoder: Decoder {
+    let record: ShapeRecord
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(ArgumentContainer<Key>(record: record))
     }
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw ShapeEnd() }
     func singleValueContainer() throws -> any SingleValueDecodingContainer { throw ShapeEnd() }
@@ -223,3 +243,11 @@ private final class PlaceholderDecoder: Decoder {
 
 /// Ends a decoding path the description does not need.
 private struct ShapeEnd: Error {}
+
+extension ArgumentDescription {
+    /// The fields of a struct-like `Decodable` type, each with its JSON type and whether it is required, read from
+    /// the type's own `init(from:)` (a team service's state, for the JSON Schema its daemon prints).
+    public static func fields<T: Decodable>(of type: T.Type) -> [ArgumentDescription] {
+        ActionShapeDecoder.fields(of: type)
+    }
+}

@@ -24,10 +24,16 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
     public var nearMisses: [NearMiss]?
     /// True when the request went to the live network (a live route, or a live or record scenario).
     public var live: Bool?
+    /// For an interaction with a service the team defines (not an HTTP request), the service's name; `method` is
+    /// then the operation, `url` is `service:NAME` and `body` what it carried.
+    public var service: String?
+    /// For a service interaction, what became of it, in the fake's words.
+    public var outcome: String?
 
     /// Creates the record of a request as it arrives; what became of it is filled in after.
     public init(sequence: Int, time: Date, method: String, url: String, headers: [String], body: String?,
-                route: String? = nil, status: Int? = nil, fault: String? = nil, nearMisses: [NearMiss]? = nil, live: Bool? = nil) {
+                route: String? = nil, status: Int? = nil, fault: String? = nil, nearMisses: [NearMiss]? = nil, live: Bool? = nil,
+                service: String? = nil, outcome: String? = nil) {
         self.sequence = sequence
         self.time = time
         self.method = method
@@ -39,10 +45,12 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
         self.fault = fault
         self.nearMisses = nearMisses
         self.live = live
+        self.service = service
+        self.outcome = outcome
     }
 
     /// Whether no route matched this request and it did not go to the live network either.
-    public var isUnmatched: Bool { route == nil && live != true }
+    public var isUnmatched: Bool { route == nil && live != true && service == nil }
 }
 
 /// A route that almost matched a request, and where it first differed.

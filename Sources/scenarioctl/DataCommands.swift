@@ -50,6 +50,62 @@ struct KeyValue: AsyncParsableCommand {
     }
 }
 
+struct ServiceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "service", abstract: "List the services the daemon's team defines; read and replace a fake's state.",
+        subcommands: [List.self, Show.self, Set.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "ls", abstract: "List the services, fake or live in this session.")
+        @OptionGroup var options: ClientOptions
+        func run() async throws {
+            try await options.run { client in
+                let services = try await client.services(session: options.session)
+                options.output(ServiceListBody(services: services)) {
+                    services.isEmpty ? "The daemon defines no services of its own."
+                        : Output.table(["SERVICE", "MODE", "DESCRIPTION"], services.map { [$0.name, $0.mode, $0.description] })
+                }
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the state of a service's fake (JSON).")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The service's name (its scenario section).") var name: String
+        func run() async throws {
+            try await options.run { client in print(Output.json(try await client.serviceState(name, session: options.session))) }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace the whole state of a service's fake; STATE is JSON, or @FILE, or - for standard input.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The service's name (its scenario section).") var name: String
+        @Argument(help: "The new state as JSON, @FILE or -.") var state: String
+        func run() async throws {
+            let text: Data
+            if state == "-" {
+                text = FileHandle.standardInput.readDataToEndOfFile()
+            } else if state.hasPrefix("@") {
+                guard let data = FileManager.default.contents(atPath: String(state.dropFirst())) else {
+                    throw ValidationError("cannot read \(state.dropFirst()); give a readable file of JSON.")
+                }
+                text = data
+            } else {
+                text = Data(state.utf8)
+            }
+            guard let json = try? JSONValue(json: text) else {
+                throw ValidationError("the state is not valid JSON; write an object such as '{\"permission\": \"denied\"}'.")
+            }
+            try await options.run { client in
+                print(Output.json(try await client.setServiceState(name, to: json, session: options.session)))
+            }
+        }
+    }
+}
+
 struct Requests: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show the session's journal of network requests.")
     @OptionGroup var options: ClientOptions
@@ -66,7 +122,9 @@ struct Requests: AsyncParsableCommand {
 
     static func describe(_ journal: JournalBody, unmatchedOnly: Bool) -> String {
         var text = Output.table(["#", "TIME", "METHOD", "URL", "ROUTE", "ANSWER"], journal.entries.map {
-            ["\($0.sequence)", Output.instant($0.time), $0.method, $0.url, $0.route ?? ($0.live == true ? "(live)" : "(none)"), $0.status.map { "\($0)" } ?? $0.fault ?? ""]
+            ["\($0.sequence)", Output.instant($0.time), $0.method, $0.url,
+             $0.route ?? ($0.service != nil ? "(service)" : $0.live == true ? "(live)" : "(none)"),
+             $0.status.map { "\($0)" } ?? $0.fault ?? $0.outcome ?? ""]
         })
         for entry in journal.entries where entry.isUnmatched {
             text += "\n\n#\(entry.sequence) \(entry.method) \(entry.url) matched no route."

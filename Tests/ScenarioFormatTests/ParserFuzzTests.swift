@@ -64,7 +64,7 @@ import Testing
         for _ in 0..<Self.mutantsPerFile {
             let mutant = Self.mutate(original, using: &generator)
             var parser = ScenarioFileParser(name: directory.lastPathComponent, directory: directory, path: file.path,
-                                            fixtures: FixtureReader())
+                                            fixtures: FixtureReader(), services: [])
             let (_, problems) = parser.parse(mutant)
             if !problems.isEmpty { rejected += 1 }
             for problem in problems {

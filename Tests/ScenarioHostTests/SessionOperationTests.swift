@@ -122,6 +122,7 @@ import Testing
             case .stateChanged(let state): kinds.append("state:\(try state.decoded(as: FeedView.self).items.count)")
             case .requestJournaled(let exchange): kinds.append("request:\(exchange.sequence)")
             case .clockMoved(let now): kinds.append("clock:\(Int(now.timeIntervalSince(session.scenario.clock.start)))")
+            case .serviceChanged(let service, _): kinds.append("service:\(service)")
             }
         }
         #expect(kinds == ["request:2", "state:5", "clock:900"])
