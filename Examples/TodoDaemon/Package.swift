@@ -15,14 +15,19 @@ let package = Package(
     targets: [
         // The Model: application logic that sees the Services protocols only.
         .target(name: "TodoList", dependencies: [.product(name: "Services", package: "scenariod")]),
-        // The daemon: one line of main.
+        // The fakes of the team's own services, configured by scenarios (as Fakes holds scenariod's).
+        .target(name: "TodoFakes", dependencies: ["TodoList", .product(name: "Fakes", package: "scenariod")]),
+        // The daemon: one call in main.
         .executableTarget(name: "todod", dependencies: [
-            "TodoList", .product(name: "ScenarioDaemon", package: "scenariod"),
+            "TodoList", "TodoFakes", .product(name: "ScenarioDaemon", package: "scenariod"),
+            .product(name: "Fakes", package: "scenariod"),
         ]),
         // The team's tests select its scenarios and drive its daemon.
         .testTarget(name: "TodoListTests", dependencies: [
-            "TodoList",
+            "TodoList", "TodoFakes",
             .product(name: "ScenarioTesting", package: "scenariod"),
+            .product(name: "ScenarioClient", package: "scenariod"),
+            .product(name: "Fakes", package: "scenariod"),
             .product(name: "Services", package: "scenariod"),
         ]),
     ]

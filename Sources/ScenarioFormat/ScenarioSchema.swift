@@ -15,12 +15,17 @@ public enum ScenarioSchema {
         return head + "\n      \"enum\": [\n" + names + "\n      ],\n" + tail[..<network] + sections + tail[network...]
     }
 
-    /// A team service's section: its state's top-level fields as its `Decodable` conformance reads them (their
-    /// insides are the team's to document), or `live` when the service has a live implementation.
+    /// A team service's section: its state's top-level fields as its `Decodable` conformance reads them and as its
+    /// initial state has them (their insides are the team's to document), or `live` when the service has a live
+    /// implementation.
     private static func section(_ service: ServiceDefinition) -> String {
         var properties: [String: Any] = [:]
-        for field in service.fields {
-            properties[field.name] = field.type == "integer" ? ["type": "integer"] : ["type": field.type]
+        // The initial state names every field it encodes, even those after one the shape reader could not pass.
+        if case .object(let fields) = service.encode(service.initialState) {
+            for (name, value) in fields where value != .null { properties[name] = ["type": jsonType(of: value)] }
+        }
+        for field in service.fields where properties[field.name] == nil {
+            properties[field.name] = ["type": field.type]
         }
         let state: [String: Any] = ["type": "object", "additionalProperties": false, "properties": properties]
         var schema: [String: Any] = ["description": "\(service.description). The fake's state (\(service.stateType)), merged over its initial state and, with 'extends', over the parent's section."]
@@ -34,6 +39,18 @@ public enum ScenarioSchema {
         // Inside "properties", four spaces in, without the braces of the one-key object; each section ends with a comma.
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst().dropLast()
         return lines.map { "  " + $0 }.joined(separator: "\n") + ",\n"
+    }
+
+    private static func jsonType(of value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .int: "integer"
+        case .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
     }
 
     private static func quoted(_ text: String) -> String {

@@ -27,10 +27,20 @@ check "the clock moved through scenarioctl makes an item overdue" \
     sh -c "'$scenarioctl' clock advance 6m --socket '$socket' >/dev/null && '$scenarioctl' state --json --socket '$socket' | python3 -c 'import json,sys; s=json.load(sys.stdin); assert [i[\"isOverdue\"] for i in s[\"items\"]] == [True, False, False], s'"
 check "the journal shows the POST and the route that answered" \
     sh -c "'$scenarioctl' requests --socket '$socket' | grep -q create-item"
+check "scenarioctl service lists todod's own notifications service as fake" \
+    sh -c "'$scenarioctl' service --socket '$socket' | grep -q '^notifications *fake'"
+check "the overdue item was notified into the fake inbox" \
+    sh -c "'$scenarioctl' service show notifications --socket '$socket' | grep -q 'Write the demo script'"
+check "scenarioctl service set replaces the inbox, and a wrong value is refused naming the field" \
+    sh -c "'$scenarioctl' service set notifications '{\"permission\": \"denied\", \"delivered\": []}' --socket '$socket' | grep -q denied && '$scenarioctl' service set notifications '{\"permission\": \"maybe\"}' --socket '$socket' 2>&1 | grep -q 'notifications.permission'"
 check "todod logged that it is ready, with its socket" sh -c "grep -q 'ready: Scenario todo-due-soon' '$directory/todod.log'"
 check "todod --check accepts its own scenarios" "$todod" --check --scenarios Examples/TodoDaemon/scenarios
 check "todod --check rejects an unknown Model with file:line:column" \
     sh -c "! '$todod' --check --scenarios Examples/TodoDaemon/Tests/bad-scenarios/unknown-model > '$directory/check.out'; grep -q 'unknown-model/scenario.yaml:2:8: unknown model .TodoLst.. Did you mean .TodoList.' '$directory/check.out'"
+check "todod --check rejects a malformed notifications section with file:line:column" \
+    sh -c "! '$todod' --check --scenarios Examples/TodoDaemon/Tests/bad-scenarios/bad-notifications > '$directory/check.out'; grep -q 'bad-notifications/scenario.yaml:4:3: notifications.permission is invalid' '$directory/check.out'"
+check "todod --print-schema has the notifications section" \
+    sh -c "'$todod' --print-schema | python3 -c 'import json,sys; s=json.load(sys.stdin); assert set(s[\"properties\"][\"notifications\"][\"properties\"]) == {\"permission\", \"delivered\"}'"
 check "scenarioctl validate --daemon todod checks with todod's Models" \
     "$scenarioctl" validate --daemon "$todod" Examples/TodoDaemon/scenarios
 check "scenarioctl validate with scenariod refuses todod's scenarios (it does not host TodoList)" \

@@ -4,6 +4,9 @@ public import Foundation
 public struct TodoItem: Codable, Sendable, Hashable {
     /// `todo-1`, `todo-2`… in the order they were added; never reused.
     public var id: String
+    /// Sent as the request's `Idempotency-Key`, so a retried POST never makes a second item on the server. It
+    /// comes from the Model's randomness service, so a scenario gives the same keys every run.
+    public var key: UUID?
     public var title: String
     /// When it is due, on the Model's clock.
     public var due: Date

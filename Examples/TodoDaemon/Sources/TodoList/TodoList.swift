@@ -2,7 +2,8 @@ public import Foundation
 public import Services
 
 /// A to-do list that saves its items, sends each new one to the team's server, and marks items overdue as its
-/// clock passes their due dates. It is a `@MainActor` class, as app Models usually are, hosted as it is.
+/// clock passes their due dates, notifying the user of each
+/// (through the team's own ``Notifier`` service). It is a `@MainActor` class, as app Models usually are, hosted as it is.
 @MainActor
 public final class TodoList: Model {
     public nonisolated static let name = "TodoList"
@@ -61,7 +62,8 @@ public final class TodoList: Model {
         }
         let number = ((try? await services.keyValue.value(Int.self, forKey: Self.lastNumberKey)) ?? 0) + 1
         let now = await services.clock.now()
-        var item = TodoItem(id: "todo-\(number)", title: title, due: now.addingTimeInterval(Double(minutes) * 60))
+        var item = TodoItem(id: "todo-\(number)", key: services.random.uuid(), title: title,
+                            due: now.addingTimeInterval(Double(minutes) * 60))
         item.isSynced = await send(item)
         state.items.append(item)
         state.now = now
@@ -83,7 +85,9 @@ public final class TodoList: Model {
         let body = (try? JSONEncoder.services.encode(item)) ?? Data()
         do {
             let response = try await services.network.send(NetworkRequest(
-                method: .post, url: Self.server, headerFields: [.contentType: "application/json"], body: body))
+                method: .post, url: Self.server,
+                headerFields: [.contentType: "application/json", .init("Idempotency-Key")!: item.key?.uuidString ?? ""],
+                body: body))
             guard (200..<300).contains(response.head.status.code) else {
                 state.error = "The server refused \(item.id): \(response.head.status.code)."
                 return false
@@ -99,8 +103,18 @@ public final class TodoList: Model {
     private func markOverdue() async {
         let now = await services.clock.now()
         state.now = now
+        var newlyOverdue: [TodoItem] = []
         for index in state.items.indices where !state.items[index].isDone {
-            state.items[index].isOverdue = state.items[index].due < now
+            let isOverdue = state.items[index].due < now
+            if isOverdue, !state.items[index].isOverdue { newlyOverdue.append(state.items[index]) }
+            state.items[index].isOverdue = isOverdue
+        }
+        for item in newlyOverdue {
+            do {
+                try await services.notifier.notify(Notice(title: "Overdue", body: item.title))
+            } catch {
+                state.error = "Notifications are off; \(item.title) is overdue."
+            }
         }
     }
 

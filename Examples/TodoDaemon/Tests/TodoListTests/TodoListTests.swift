@@ -1,7 +1,10 @@
+import Fakes
 import Foundation
+import ScenarioClient
 import ScenarioTesting
 import Services
 import Testing
+import TodoFakes
 import TodoList
 
 /// The team's daemon, started once for this test run from the `todod` SwiftPM built beside these tests, on the
@@ -9,7 +12,7 @@ import TodoList
 let todod = Task { try await ScenarioDaemon.startOrConnect(executable: "todod") }
 
 /// The same Model and scenarios in this process: no executable, no socket, microseconds a step.
-let inProcessDaemon = Task { try ScenarioDaemon.inProcess(models: [TodoList.self]) }
+let inProcessDaemon = Task { try ScenarioDaemon.inProcess(models: [TodoList.self], services: [.notifications]) }
 
 /// Every test runs both ways: unit-test speed in process, and the real daemon as CI and demos run it.
 enum Mode: String, CaseIterable, Sendable {
@@ -29,6 +32,7 @@ enum Mode: String, CaseIterable, Sendable {
 struct TodoView: Decodable, Equatable {
     struct Item: Decodable, Equatable {
         var id: String
+        var key: UUID?
         var title: String
         var due: Date
         var isDone: Bool
@@ -85,6 +89,69 @@ struct TodoView: Decodable, Equatable {
         }
     }
 
+    /// Identifiers from the randomness service: the same in every session and daemon of a scenario, others with
+    /// another seed.
+    @Test(arguments: Mode.allCases)
+    func newItemsGetTheSameKeysInEverySessionAndOtherKeysWithAnotherSeed(_ mode: Mode) async throws {
+        func keys(_ scenario: String) async throws -> [UUID?] {
+            try await withScenario(scenario, daemon: try await mode.daemon) { session in
+                try await session.perform("add", ["title": "A", "dueInMinutes": 5])
+                return try await session.perform("add", ["title": "B", "dueInMinutes": 5], as: TodoView.self).items.map(\.key)
+            }
+        }
+        let first = try await keys("todo-empty"), second = try await keys("todo-empty")
+        let otherSeed = try await keys("todo-empty-seed-7")
+        #expect(first.allSatisfy { $0 != nil } && first[0] != first[1])
+        #expect(first == second)
+        #expect(first[0] != otherSeed[0] && first[1] != otherSeed[1])
+        let inProcess = try await withScenario("todo-empty", daemon: try await Mode.inProcess.daemon) { session in
+            try await session.perform("add", ["title": "A", "dueInMinutes": 5], as: TodoView.self).items.map(\.key)
+        }
+        #expect(inProcess[0] == first[0], "the daemon process and the in-process daemon give the same key")
+    }
+
+    /// The team's own service: its fake's state, seeded by the scenario, read and replaced through the API, and
+    /// its interactions in the journal.
+    @Test(arguments: Mode.allCases)
+    func anOverdueItemIsNotifiedAndTheInboxCanBeReadAndReplaced(_ mode: Mode) async throws {
+        try await withScenario("todo-due-soon", daemon: try await mode.daemon) { session in
+            #expect(try await session.serviceState("notifications", as: Inbox.self) == Inbox())
+            try await session.advanceClock(by: "6m")
+            let inbox = try await session.serviceState("notifications", as: Inbox.self)
+            #expect(inbox.delivered.map(\.body) == ["Write the demo script"])
+            #expect(inbox.delivered.first?.at == ISO8601DateFormatter().date(from: "2026-11-02T09:06:00Z"))
+            let entry = try #require(try await session.requests().first { $0.service == "notifications" })
+            #expect(entry.method == "notify" && entry.outcome == "shown" && entry.body == "Write the demo script")
+            try await session.expectNoUnmatchedRequests()
+
+            var off = inbox
+            off.permission = .denied
+            try await session.setServiceState("notifications", to: off)
+            try await session.perform("add", ["title": "Rehearse", "dueInMinutes": 1])
+            let state = try await session.advanceClockAndRead(by: "2m")
+            #expect(state.error == "Notifications are off; Rehearse is overdue.")
+            #expect(try await session.serviceState("notifications", as: Inbox.self).delivered.count == 1)
+
+            let error = await #expect(throws: ScenarioClientError.self) {
+                try await session.client.setServiceState("notifications", to: ["permission": "maybe", "delivred": []], session: session.id)
+            }
+            #expect("\(error.map { "\($0)" } ?? "")".contains("notifications.permission"))
+            _ = try await session.client.resetSession(session.id)
+            #expect(try await session.serviceState("notifications", as: Inbox.self) == Inbox(), "a reset restores the scenario's state")
+        }
+    }
+
+    /// An `extends` child changes one field of its parent's service section and keeps the rest.
+    @Test(arguments: Mode.allCases)
+    func aScenarioWithNotificationsOffReportsTheOverdueItem(_ mode: Mode) async throws {
+        try await withScenario("todo-notifications-off", daemon: try await mode.daemon) { session in
+            #expect(try await session.serviceState("notifications", as: Inbox.self).permission == .denied)
+            let state = try await session.advanceClockAndRead(by: "6m")
+            #expect(state.error == "Notifications are off; Write the demo script is overdue.")
+            #expect(state.items.map(\.isOverdue) == [true, false])
+        }
+    }
+
     /// The check any team can run on its own Model: a `Date()`, a `UUID()` or a real sleep in TodoList fails it.
     @Test func todoListIsDeterministic() async throws {
         try await expectDeterministic("todo-due-soon", daemon: try await Mode.inProcess.daemon) { session in
@@ -115,5 +182,14 @@ struct TodoView: Decodable, Equatable {
         #expect(a.state == b.state && a.journal == b.journal)
         #expect(a.state == c.state && a.journal == c.journal)
         #expect(String(decoding: a.state, as: UTF8.self).contains("todo-4"))
+        #expect(String(decoding: a.journal, as: UTF8.self).contains(#""service":"notifications""#))
+    }
+}
+
+extension ScenarioSession {
+    /// Moves the clock and reads the state the move left.
+    func advanceClockAndRead(by duration: String) async throws -> TodoView {
+        try await advanceClock(by: duration)
+        return try await state(as: TodoView.self)
     }
 }
