@@ -8,7 +8,7 @@ public import Services
 import Systemd
 import UnixSignals
 
-/// The one-call entry: a team's whole daemon is its `main` calling ``main(name:version:models:)``.
+/// The one-call entry: a team's whole daemon is its `main` calling ``main(name:version:models:services:)``.
 ///
 /// ```swift
 /// import ScenarioDaemon
@@ -29,7 +29,7 @@ public enum Daemon {
     ///   - version: What `--version` and `GET /v1/version` say.
     ///   - models: The Models its scenarios may name.
     ///   - services: The services the team defines for its Models, each configured by the scenario section of its
-    ///     name (see ``ServiceDefinition``).
+    ///     name (see `ServiceDefinition` in the Fakes product).
     public static func main(name: String, version: String, models: [any Model.Type],
                             services: [ServiceDefinition] = []) async -> Never {
         // Socket activation's variables are read and unset before anything else starts a thread.

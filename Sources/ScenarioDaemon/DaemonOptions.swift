@@ -4,7 +4,7 @@ public import Systemd
 import ScenarioHost
 
 /// Everything a daemon takes from its command line: where scenarios, state and the socket are, the default
-/// session, logging, access and limits. ``Daemon/main(name:version:models:)`` parses it; a team that owns `main`
+/// session, logging, access and limits. ``Daemon/main(name:version:models:services:)`` parses it; a team that owns `main`
 /// makes one with ``init(arguments:)`` or ``init()`` and sets its properties.
 public struct DaemonOptions: ParsableArguments, Sendable {
     /// Directories of scenario directories; later ones override earlier ones. Empty: the daemon's defaults.
@@ -23,11 +23,11 @@ public struct DaemonOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Open a default session (id 'default') of this scenario at start-up.", valueName: "name"))
     public var scenario: String?
 
-    /// Where logs go (used by ``Daemon/main(name:version:models:)``, which owns the logging system).
+    /// Where logs go (used by ``Daemon/main(name:version:models:services:)``, which owns the logging system).
     @Option(name: .customLong("log-target"), help: "Where logs go: journal, stderr or auto (the journal when stderr is connected to it).")
     public var logTarget: LogTarget = .auto
 
-    /// The lowest level logged (used by ``Daemon/main(name:version:models:)``).
+    /// The lowest level logged (used by ``Daemon/main(name:version:models:services:)``).
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     public var logLevel: Logger.Level = .info
 

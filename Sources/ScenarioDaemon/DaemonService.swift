@@ -13,7 +13,7 @@ import UnixSignals
 /// A whole daemon as one swift-service-lifecycle `Service`: the scenarios, the sessions, the control API on its
 /// Unix socket, `sd_notify` (READY, STATUS, RELOADING, STOPPING, WATCHDOG), reload on SIGHUP and a drain on
 /// graceful shutdown. Run it in your own `ServiceGroup` beside your other services, or let
-/// ``Daemon/main(name:version:models:)`` own the command line, logging and signals for you.
+/// ``Daemon/main(name:version:models:services:)`` own the command line, logging and signals for you.
 ///
 /// ```swift
 /// let daemon = DaemonService(name: "todod", version: "1.0.0", options: try DaemonOptions(arguments: ["--scenario", "demo"]),
@@ -41,7 +41,7 @@ public struct DaemonService: Service, CustomStringConvertible {
     ///   - version: What `GET /v1/version` answers.
     ///   - options: Its settings, as ``DaemonOptions/init(arguments:)`` reads them from a command line or as you set them.
     ///   - models: The Models scenarios may name (`model: TodoList`); each under its `name`.
-    ///   - services: The services the team defines for its Models (see ``ServiceDefinition``).
+    ///   - services: The services the team defines for its Models (see `ServiceDefinition` in the Fakes product).
     ///   - inheritedSockets: Sockets systemd passed (socket activation); take them with
     ///     ``takeInheritedSockets()`` first thing in `main`. None: the daemon creates its socket.
     ///   - logger: Where the daemon logs; its handler decides journal or stderr.

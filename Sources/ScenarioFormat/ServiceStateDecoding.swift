@@ -36,7 +36,13 @@ public enum ServiceStateDecoding {
         do {
             state = try definition.decode(json.jsonData)
         } catch let error as DecodingError {
-            return .failure(Failures(list: [failure(error, in: json, section: section)]))
+            // The top level's unknown keys are found without a decoded state: against the fields the type reads and
+            // the initial state has.
+            var known = definition.fields.map(\.name)
+            if case .object(let initial) = definition.encode(definition.initialState) { known += initial.keys }
+            let unknown = unknownKeys(json, known: .object(Dictionary(known.map { ($0, .null) }) { first, _ in first }),
+                                      path: [], section: section, topLevelFields: [], descend: false)
+            return .failure(Failures(list: [failure(error, in: json, section: section)] + unknown))
         } catch {
             return .failure(Failures(list: [Failure(path: [], message: "\(section) cannot be read as \(definition.stateType): \(error)")]))
         }
@@ -81,7 +87,7 @@ public enum ServiceStateDecoding {
 
     /// Keys in `json` that the decoded state did not keep, with the keys it has as suggestions.
     private static func unknownKeys(_ json: JSONValue, known: JSONValue, path: [Step], section: String,
-                                    topLevelFields: [String]) -> [Failure] {
+                                    topLevelFields: [String], descend: Bool = true) -> [Failure] {
         switch (json, known) {
         case (.object(let fields), .object(let knownFields)):
             let allowed = Array(Set(knownFields.keys).union(path.isEmpty ? topLevelFields : [])).sorted()
@@ -93,7 +99,7 @@ public enum ServiceStateDecoding {
                     return [Failure(path: path + [.key(key)],
                                     message: "unknown key '\(key)' in \(describe(path, section: section)).\(Suggestion.didYouMean(key, among: allowed))\(list)")]
                 }
-                return unknownKeys(value, known: knownValue, path: path + [.key(key)], section: section, topLevelFields: [])
+                return descend ? unknownKeys(value, known: knownValue, path: path + [.key(key)], section: section, topLevelFields: []) : []
             }
         case (.array(let items), .array(let knownItems)) where items.count == knownItems.count:
             return zip(items, knownItems).enumerated().flatMap { index, pair in

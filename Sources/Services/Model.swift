@@ -6,7 +6,8 @@
 /// Model only when every such task is finished or waiting on the clock, so state is read at well-defined moments.
 ///
 /// To stay deterministic (the same scenario and actions give byte-identical state), a Model takes time, sleeping,
-/// HTTP and saved state from its services only: not `Date()`, `Task.sleep`, `URLSession` or a thread of its own.
+/// HTTP, saved state, identifiers and random numbers from its services only: not `Date()`, `Task.sleep`,
+/// `URLSession`, `UUID()`, `Int.random(in:)` or a thread of its own.
 /// The static requirements are read from any thread: in a `@MainActor` class, declare them `nonisolated`.
 public protocol Model: AnyObject, Sendable {
     /// Everything a client may observe, encoded as JSON for them.

@@ -6,9 +6,15 @@ import Testing
 @Suite struct DocumentationExamplesTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test(arguments: ["docs/testing-with-scenarios.md", "docs/adding-a-model.md"])
+    /// A document, or one section of it (`README.md#Build on scenariod`: from that heading to the next).
+    @Test(arguments: ["docs/testing-with-scenarios.md", "docs/adding-a-model.md", "README.md#Build on scenariod"])
     func everyExampleIsAnExcerptOfRunningCode(_ document: String) throws {
-        let text = try String(contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8)
+        let parts = document.split(separator: "#", maxSplits: 1).map(String.init)
+        var text = try String(contentsOf: Self.repository.appendingPathComponent(parts[0]), encoding: .utf8)
+        if parts.count == 2 {
+            let heading = try #require(text.range(of: "\n## \(parts[1])\n"), "\(parts[0]) has no section '\(parts[1])'")
+            text = text[heading.upperBound...].components(separatedBy: "\n## ")[0]
+        }
         let blocks = text.matches(of: /```(swift|python)\n(.*?)```/.dotMatchesNewlines()).map { (String($0.1), String($0.2)) }
         #expect(blocks.count >= 2)
         let folders = ["Tests/ExampleSuiteTests", "Tests/python", "Sources", "Examples/TodoDaemon/Sources", "Examples/TodoDaemon/Tests"]

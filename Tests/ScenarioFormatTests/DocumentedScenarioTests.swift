@@ -26,24 +26,6 @@ import Testing
         }
     }
 
-    /// The README's "Build on scenariod" blocks are copied from Examples/TodoDaemon, which `scripts/test` builds,
-    /// tests and runs: each must still be there, word for word.
-    @Test func everyBlockOfBuildOnScenariodIsInTheExamplePackage() throws {
-        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "## Build on scenariod\n"))
-        let section = readme[start.upperBound...].components(separatedBy: "\n## ")[0]
-        let blocks = section.matches(of: /```(?:swift|yaml)\n(.*?)```/.dotMatchesNewlines()).map { String($0.1) }
-        #expect(blocks.count >= 4)
-        let example = repositoryRoot.appendingPathComponent("Examples/TodoDaemon")
-        let files = FileManager.default.enumerator(at: example, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }
-            .filter { ["swift", "yaml"].contains($0.pathExtension) && !$0.path.contains("/.build/") } ?? []
-        let sources = try files.map { try String(contentsOf: $0, encoding: .utf8) }
-        for block in blocks {
-            #expect(sources.contains { $0.contains(block) }, "README block not found in Examples/TodoDaemon:\n\(block)")
-        }
-    }
-
     static let exampleScenarios: [String] = {
         let root = repositoryRoot.appendingPathComponent("Examples/TodoDaemon/scenarios")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []

@@ -51,7 +51,7 @@ import Testing
 
     @Test func aWrongTypeAnUnknownKeyAndLiveWithoutALiveServiceAreRefusedWithTheirPlace() throws {
         let catalog = try load([
-            "wrong-type": "description: w\nmodel: FeedReader\npayments:\n  balance: lots\n",
+            "wrong-type": "description: w\nmodel: FeedReader\npayments:\n  balance: lots\n  colour: red\n",
             "unknown-key": "description: u\nmodel: FeedReader\npayments:\n  balanse: 5\n",
             "live": "description: l\nmodel: FeedReader\npayments: live\n",
             "child-of-bad": "description: c\nextends: unknown-key\n",
@@ -59,6 +59,8 @@ import Testing
         let wrongType = try #require(catalog.problems["wrong-type"]?.first)
         #expect(wrongType.line == 4 && wrongType.column == 3)
         #expect(wrongType.message == "payments.balance must be an integer, got 'lots'.")
+        let alsoUnknown = try #require(catalog.problems["wrong-type"]?.dropFirst().first, "the unknown key beside a wrong type")
+        #expect(alsoUnknown.line == 5 && alsoUnknown.message.hasPrefix("unknown key 'colour' in payments."))
         let unknown = try #require(catalog.problems["unknown-key"]?.first)
         #expect(unknown.line == 4 && unknown.column == 3)
         #expect(unknown.message == "unknown key 'balanse' in payments. Did you mean 'balance'? Allowed keys: balance, declinedCards, mode.")

@@ -96,7 +96,11 @@ struct TodoView: Decodable, Equatable {
         func keys(_ scenario: String) async throws -> [UUID?] {
             try await withScenario(scenario, daemon: try await mode.daemon) { session in
                 try await session.perform("add", ["title": "A", "dueInMinutes": 5])
-                return try await session.perform("add", ["title": "B", "dueInMinutes": 5], as: TodoView.self).items.map(\.key)
+                let keys = try await session.perform("add", ["title": "B", "dueInMinutes": 5], as: TodoView.self).items.map(\.key)
+                _ = try await session.client.resetSession(session.id)
+                let afterReset = try await session.perform("add", ["title": "A", "dueInMinutes": 5], as: TodoView.self)
+                #expect(afterReset.items.map(\.key) == [keys[0]], "a reset restores the seed")
+                return keys
             }
         }
         let first = try await keys("todo-empty"), second = try await keys("todo-empty")
