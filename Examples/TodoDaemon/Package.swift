@@ -27,6 +27,7 @@ let package = Package(
             "TodoList", "TodoFakes",
             .product(name: "ScenarioTesting", package: "scenariod"),
             .product(name: "ScenarioClient", package: "scenariod"),
+            .product(name: "ControlAPI", package: "scenariod"),
             .product(name: "Fakes", package: "scenariod"),
             .product(name: "Services", package: "scenariod"),
         ]),

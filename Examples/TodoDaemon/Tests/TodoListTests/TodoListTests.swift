@@ -1,4 +1,5 @@
 import Fakes
+import ControlAPI
 import Foundation
 import ScenarioClient
 import ScenarioTesting
@@ -142,6 +143,27 @@ struct TodoView: Decodable, Equatable {
             #expect("\(error.map { "\($0)" } ?? "")".contains("notifications.permission"))
             _ = try await session.client.resetSession(session.id)
             #expect(try await session.serviceState("notifications", as: Inbox.self) == Inbox(), "a reset restores the scenario's state")
+        }
+    }
+
+    /// A change to a fake's state reaches the session's event stream, after the Model's own state.
+    @Test(arguments: Mode.allCases)
+    func theInboxChangeArrivesAsAnEvent(_ mode: Mode) async throws {
+        try await withScenario("todo-due-soon", daemon: try await mode.daemon) { session in
+            var events = try await session.client.events(session: session.id).makeAsyncIterator()
+            _ = try await events.next() // the current state, always first
+            try await session.advanceClock(by: "6m")
+            var names: [String] = []
+            while names.last != "clockMoved", let event = try await events.next() {
+                names.append(event.name)
+                if event.name == "serviceChanged" {
+                    #expect(event.data.contains(["service": "notifications"]))
+                    let change = try JSONDecoder.services.decode(ServiceStateBody.self, from: event.data.jsonData)
+                    let inbox = try JSONDecoder.services.decode(Inbox.self, from: change.state.jsonData)
+                    #expect(inbox.delivered.map(\.body) == ["Write the demo script"])
+                }
+            }
+            #expect(names.filter { $0 == "serviceChanged" }.count == 1, "\(names)")
         }
     }
 
