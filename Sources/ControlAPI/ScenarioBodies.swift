@@ -55,10 +55,16 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
     public var network: String
     /// `memory` or `durable`.
     public var keyValueStore: String
+    /// `seed N` or `system`.
+    public var random: String
+    /// The services the daemon's team defines, each `fake` or `live` in this scenario.
+    public var services: [String: String]
 
     public init(name: String, description: String, model: String, directory: String, extends: [String], clockStart: Date,
                 clockMode: String, seedKeys: [String], routes: [RouteSummary], unmatched: String, network: String,
-                keyValueStore: String) {
+                keyValueStore: String, random: String, services: [String: String]) {
+        self.random = random
+        self.services = services
         self.network = network
         self.keyValueStore = keyValueStore
         self.name = name

@@ -56,6 +56,11 @@ extension ScenarioDetail {
                                     live: route.isLive ? true : nil)
             },
             unmatched: scenario.unmatched.rawValue, network: scenario.network.mode.rawValue,
-            keyValueStore: scenario.keyValueStore.rawValue)
+            keyValueStore: scenario.keyValueStore.rawValue,
+            random: scenario.random.description,
+            services: scenario.services.mapValues { setting in
+                if case .live = setting { return "live" }
+                return "fake"
+            })
     }
 }

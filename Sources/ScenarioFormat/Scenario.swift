@@ -104,7 +104,7 @@ public struct ClockSettings: Sendable, Hashable {
 }
 
 /// Where a scenario's identifiers and random choices come from.
-public enum RandomSettings: Sendable, Hashable {
+public enum RandomSettings: Sendable, Hashable, CustomStringConvertible {
     /// Used when a scenario says nothing about randomness: deterministic, from seed 0.
     public static let `default` = RandomSettings.seeded(0)
 
@@ -112,6 +112,14 @@ public enum RandomSettings: Sendable, Hashable {
     case seeded(UInt64)
     /// The system's generator: different every time (`random: system`).
     case system
+
+    /// `seed 42` or `system`, as listings show it.
+    public var description: String {
+        switch self {
+        case .seeded(let seed): "seed \(seed)"
+        case .system: "system"
+        }
+    }
 }
 
 /// How a session gets a service the daemon's team defines.

@@ -61,6 +61,8 @@ struct ScenarioCommand: AsyncParsableCommand {
                         extends: \(scenario.extends.isEmpty ? "-" : scenario.extends.joined(separator: " → "))
                           clock: \(Output.instant(scenario.clockStart)), \(scenario.clockMode)
                            seed: \(scenario.seedKeys.isEmpty ? "-" : scenario.seedKeys.joined(separator: ", ")) (\(scenario.keyValueStore))
+                         random: \(scenario.random)
+                       services: \(scenario.services.isEmpty ? "-" : scenario.services.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", "))
                         network: \(scenario.network)
                       unmatched: \(scenario.network == "fake" ? scenario.unmatched : "sent to the live network")
                       directory: \(scenario.directory)
