@@ -38,10 +38,10 @@ extension RandomService {
         return Int.random(in: range, using: &generator)
     }
 
-    /// A random number in 0 ..< 1.
-    public func unitInterval() -> Double {
+    /// A random number in `range`.
+    public func double(in range: Range<Double>) -> Double {
         var generator = generator
-        return Double.random(in: 0..<1, using: &generator)
+        return Double.random(in: range, using: &generator)
     }
 
     /// A random element of `collection`, or nil when it is empty.

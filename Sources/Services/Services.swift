@@ -35,7 +35,7 @@ public struct Services: Sendable {
     }
 
     /// Supplies a service by its key's name, for the host, which holds it type-erased.
-    public mutating func supply(_ service: any Sendable, named name: String) {
+    package mutating func supply(_ service: any Sendable, named name: String) {
         defined[name] = service
     }
 }

@@ -30,7 +30,7 @@ import Testing
         #expect(draws == (0..<1_000).map { _ in again.int(in: 1...6) })
         #expect(SeededRandom(seed: 3).shuffled(1...10).sorted() == Array(1...10))
         #expect(SeededRandom(seed: 3).shuffled(1...10) == SeededRandom(seed: 3).shuffled(1...10))
-        let unit = (0..<100).map { _ in random.unitInterval() }
+        let unit = (0..<100).map { _ in random.double(in: 0..<1) }
         #expect(unit.allSatisfy { (0..<1).contains($0) })
     }
 }
