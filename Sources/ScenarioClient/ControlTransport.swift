@@ -7,7 +7,8 @@ public protocol ControlTransport: Sendable {
     /// Where requests go, for messages: a socket path, or `in-process`.
     var endpoint: String { get }
     /// Sends one request and returns its answer once the head has arrived; the body streams.
-    /// - Throws: ``ScenarioClientError/daemonUnreachable(socket:reason:)`` when nothing answers.
+    /// - Throws: ``ScenarioClientError/daemonUnreachable(socket:reason:)`` when no daemon accepts the request,
+    ///   ``ScenarioClientError/noAnswer(socket:reason:mayHaveBeenApplied:)`` when one accepts it but does not answer.
     func send(_ request: ControlRequest) async throws -> ControlResponse
 }
 

@@ -16,11 +16,24 @@ public struct ScenarioClient: Sendable {
     private let transport: any ControlTransport
 
     /// Creates a client of the daemon listening on `socketPath`.
+    ///
+    /// A missing socket, or one with no daemon behind it, fails the first request at once with
+    /// ``ScenarioClientError/daemonUnreachable(socket:reason:)``; a daemon that accepts but does not answer fails it
+    /// after `timeout` with ``ScenarioClientError/noAnswer(socket:reason:mayHaveBeenApplied:)``. Event streams have no time limit.
     /// - Parameters:
     ///   - socketPath: The daemon's control socket.
-    ///   - httpClient: The HTTP client to use; the shared one by default.
-    public init(socketPath: String, httpClient: HTTPClient = .shared) {
-        self.transport = UnixSocketTransport(socketPath: socketPath, http: httpClient)
+    ///   - timeout: How long a request may wait for its answer; ``defaultTimeout`` unless given.
+    ///   - httpClient: The HTTP client to use; by default one that does not retry a refused connection.
+    public init(socketPath: String, timeout: Duration? = nil, httpClient: HTTPClient? = nil) {
+        self.transport = UnixSocketTransport(socketPath: socketPath, http: httpClient ?? UnixSocketTransport.failFast,
+                                             timeout: timeout ?? Self.defaultTimeout)
+    }
+
+    /// How long a request waits for its answer unless a client says otherwise: `$SCENARIOD_TIMEOUT` (a duration
+    /// such as `2s` or `500ms`), else 10 seconds. Long enough for an action that waits on a slow live server, short
+    /// enough that a stopped daemon is reported while someone still waits for it.
+    public static var defaultTimeout: Duration {
+        ProcessInfo.processInfo.environment["SCENARIOD_TIMEOUT"].flatMap(DurationText.parse) ?? .seconds(10)
     }
 
     /// Creates a client that reaches the control API through `transport` (ScenarioTesting's in-process mode).

@@ -2,8 +2,11 @@ public import ControlAPI
 
 /// Why a control API call failed.
 public enum ScenarioClientError: Error, Sendable, CustomStringConvertible {
-    /// Nothing answers at the socket, or the connection failed.
+    /// No daemon accepted the connection: nothing was sent, nothing was done.
     case daemonUnreachable(socket: String, reason: String)
+    /// The request was sent and no answer came (a timeout, or the connection closed). A request that changes
+    /// state (`mayHaveBeenApplied`) may have been applied.
+    case noAnswer(socket: String, reason: String, mayHaveBeenApplied: Bool)
     /// The daemon refused the request; `body.code` is stable, `body.message` says what to do.
     case api(status: Int, body: APIErrorBody)
     /// The daemon answered something this client cannot read (a version mismatch, most likely).
@@ -12,7 +15,11 @@ public enum ScenarioClientError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .daemonUnreachable(let socket, let reason):
-            "cannot reach scenariod at \(socket) (\(reason)); is it running? Start it with scenariod --scenario NAME, or pass --socket PATH."
+            "no daemon answers at \(socket): \(reason). Start it (scenariod --scenario NAME, or systemctl start scenariod@NAME; see systemctl status), or pass --socket PATH."
+        case .noAnswer(let socket, let reason, let mayHaveBeenApplied):
+            "the daemon at \(socket) got the request but gave no answer: \(reason)."
+                + (mayHaveBeenApplied ? " The request may have been applied; check before repeating it." : "")
+                + " Is the daemon stopped or overloaded (systemctl status)? --timeout or SCENARIOD_TIMEOUT gives it longer."
         case .api(_, let body):
             body.message
         case .unexpectedResponse(let status, let detail):

@@ -18,6 +18,15 @@ struct ClientOptions: ParsableArguments {
     @Flag(help: "Print JSON instead of tables, for scripts.")
     var json = false
 
+    @Option(help: ArgumentHelp("How long to wait for the daemon's answer (e.g. 2s, 500ms; event streams wait forever). Default: $SCENARIOD_TIMEOUT, else 10s.", valueName: "duration"),
+            transform: { text in
+                guard let duration = DurationText.parse(text) else {
+                    throw ValidationError("'\(text)' is not a duration; write a number and a unit such as 2s or 500ms.")
+                }
+                return duration
+            })
+    var timeout: Duration?
+
     var socketPath: String {
         if let socket { return socket }
         if let instance { return "/run/scenariod/\(instance)/control.sock" }
@@ -27,7 +36,7 @@ struct ClientOptions: ParsableArguments {
         return "/tmp/scenariod-\(getuid())/control.sock"
     }
 
-    var client: ScenarioClient { ScenarioClient(socketPath: socketPath) }
+    var client: ScenarioClient { ScenarioClient(socketPath: socketPath, timeout: timeout) }
 
     /// Runs `body`, turning client errors into a message on stderr and the documented exit status.
     func run(_ body: (ScenarioClient) async throws -> Void) async throws {
@@ -35,8 +44,10 @@ struct ClientOptions: ParsableArguments {
             try await body(client)
         } catch let error as ScenarioClientError {
             FileHandle.standardError.write(Data("scenarioctl: \(error)\n".utf8))
-            if case .daemonUnreachable = error { throw ExitCode(3) }
-            throw ExitCode(1)
+            switch error {
+            case .daemonUnreachable, .noAnswer: throw ExitCode(3)
+            case .api, .unexpectedResponse: throw ExitCode(1)
+            }
         }
     }
 
