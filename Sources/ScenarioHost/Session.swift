@@ -352,10 +352,16 @@ public actor Session {
 
     private func record(_ exchange: NetworkExchange) {
         var metadata: Logger.Metadata = ["http_method": "\(exchange.method)", "http_url": "\(exchange.url)"]
-        if let route = exchange.route {
+        let answer = exchange.status.map { "\($0)" } ?? exchange.fault ?? exchange.outcome ?? ""
+        if let service = exchange.service {
+            logger.info("\(service): \(exchange.method) (\(answer))", metadata: metadata)
+        } else if let route = exchange.route {
             metadata["route"] = "\(route)"
-            let answer = exchange.status.map { "\($0)" } ?? exchange.fault ?? ""
             logger.info("\(exchange.method) \(exchange.url) → route \(route) (\(answer))", metadata: metadata)
+        } else if exchange.live == true {
+            // Not a miss: a live or record scenario sends what no route answers to the network, as it says.
+            let what = scenario.network.mode == .record ? "recorded" : "answered by the live network"
+            logger.info("\(exchange.method) \(exchange.url) \(what) (\(answer))", metadata: metadata)
         } else {
             let closest = exchange.nearMisses?.first.map { "; \($0.explanation)" } ?? ""
             logger.warning("\(exchange.method) \(exchange.url) matched no route\(closest)", metadata: metadata)

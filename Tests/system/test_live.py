@@ -140,6 +140,7 @@ def test_a_recorded_ratings_session_keeps_cause_and_effect_and_redacts_secrets(l
                ("rate", {"driver": 2, "bus": 3}), ("fetchRating", {})]
     recorded = drive(daemon, recording, actions)
     assert json.loads(recorded)["rating"] == {"average": 3.67, "count": 3}, "the POST changed what the GET returns"
+    assert "matched no route" not in daemon.log(), "recording is the expected path, not a miss"
 
     saved = daemon.call("POST", f"/v1/sessions/{recording}/recording", json={"name": "ratings-recorded"}, expect=201).json()
     text = (saved_path(saved) / "scenario.yaml").read_text()
@@ -155,6 +156,24 @@ def test_a_recorded_ratings_session_keeps_cause_and_effect_and_redacts_secrets(l
     secret_text = (saved_path(kept) / "scenario.yaml").read_text()
     assert "Bearer tok-alice-secret" in secret_text and "cookie-secret" in secret_text
     assert drive(daemon, daemon.session("ratings-secrets", "replay-secrets"), actions) == recorded
+
+
+def test_a_real_miss_in_a_mixed_scenario_still_warns(loopback, daemon_with):
+    daemon = daemon_with({"feed-mixed": f"""
+description: Fake, but one route goes to the live network (forwarded to the loopback server).
+model: FeedReader
+network:
+  forward:
+    https://www.cocoawithlove.com: {loopback.origin}
+  routes:
+    - name: other-live
+      live: true
+      request:
+        url: https://www.cocoawithlove.com/other.json
+"""})
+    daemon.state(daemon.session("feed-mixed", "mixed"))
+    assert "GET https://www.cocoawithlove.com/feed.json matched no route" in daemon.log()
+    assert loopback.paths() == [], "the unmatched request never left"
 
 
 def test_saving_is_refused_clearly(loopback, daemon_with):
