@@ -27,6 +27,14 @@ public final class LiveNetwork: NetworkService {
             ? .follow(max: configuration.redirects, allowCycles: false) : .disallow
         // AHC otherwise retries a refused connection until the connect timeout; a Model should learn at once.
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        // An https origin forwarded to another https server connects there but keeps the origin's name for TLS
+        // (SNI and certificate), as curl's --connect-to does.
+        for (origin, target) in configuration.forward {
+            if let origin = URLComponents(string: origin), let target = URLComponents(string: target),
+               origin.scheme == "https", target.scheme == "https", let name = origin.host, let address = target.host {
+                clientConfiguration.dnsOverride[name] = address
+            }
+        }
         self.client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
         self.configuration = configuration
         self.logger = logger
@@ -43,12 +51,14 @@ public final class LiveNetwork: NetworkService {
 
     public func send(_ request: NetworkRequest) async throws(TransportError) -> NetworkResponse {
         guard !Task.isCancelled else { throw .cancelled }
-        let url = forwardedURL(request.url)
+        let (url, authority) = forwarded(request.url)
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: request.head.method.rawValue)
         for field in request.head.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
+        // A forwarded request keeps its origin's Host, so a server that picks its site by name answers as it would.
+        if let authority, !outgoing.headers.contains(name: "Host") { outgoing.headers.add(name: "Host", value: authority) }
         if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
         do {
             let response = try await client.execute(outgoing, deadline: .distantFuture, logger: logger)
@@ -66,11 +76,21 @@ public final class LiveNetwork: NetworkService {
         }
     }
 
-    /// `request.url` with its origin replaced when ``LiveNetworkConfiguration/forward`` names it.
-    private func forwardedURL(_ url: String) -> String {
+    /// The URL to connect to, and the original authority (`host[:port]`) to send as `Host` when
+    /// ``LiveNetworkConfiguration/forward`` names the URL's origin. An https origin forwarded to an https target keeps
+    /// its own host in the URL (the client's DNS override connects to the target), so TLS names the origin.
+    private func forwarded(_ url: String) -> (url: String, authority: String?) {
         for (origin, target) in configuration.forward where url == origin || url.hasPrefix(origin + "/") {
-            return target + url.dropFirst(origin.count)
+            guard let from = URLComponents(string: origin), let to = URLComponents(string: target), let host = from.host else {
+                return (target + url.dropFirst(origin.count), nil)
+            }
+            let authority = from.port.map { "\(host):\($0)" } ?? host
+            if from.scheme == "https", to.scheme == "https" {
+                let port = to.port.map { ":\($0)" } ?? ""
+                return ("https://\(host)\(port)" + url.dropFirst(origin.count), authority)
+            }
+            return (target + url.dropFirst(origin.count), authority)
         }
-        return url
+        return (url, nil)
     }
 }

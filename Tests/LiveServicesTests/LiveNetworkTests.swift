@@ -19,6 +19,9 @@ import Testing
             return Response(status: .ok, headers: [.contentType: "application/json", HTTPField.Name("X-Echo-Accept")!: echoed],
                             body: .init(byteBuffer: ByteBuffer(string: #"{"items":[]}"#)))
         }
+        router.get("host") { request, _ -> Response in
+            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: request.head.authority ?? "")))
+        }
         router.post("echo") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
             return Response(status: .created, body: .init(byteBuffer: body))
@@ -115,6 +118,20 @@ import Testing
             defer { Task { await network.shutdown() } }
             let response = try await network.send(Self.get("https://www.cocoawithlove.com/feed.json"))
             #expect(String(decoding: response.body, as: UTF8.self) == #"{"items":[]}"#)
+        }
+    }
+
+    /// As curl's --connect-to: the server that receives a forwarded request sees the origin's name, not its own.
+    @Test func forwardingKeepsTheOriginalHost() async throws {
+        try await withLoopbackServer(Self.router()) { origin in
+            let network = LiveNetwork(configuration: .init(forward: [
+                "https://www.cocoawithlove.com": origin, "http://api.example:8080": origin,
+            ]))
+            defer { Task { await network.shutdown() } }
+            let host = try await network.send(Self.get("https://www.cocoawithlove.com/host"))
+            #expect(String(decoding: host.body, as: UTF8.self) == "www.cocoawithlove.com")
+            let withPort = try await network.send(Self.get("http://api.example:8080/host"))
+            #expect(String(decoding: withPort.body, as: UTF8.self) == "api.example:8080")
         }
     }
 }
