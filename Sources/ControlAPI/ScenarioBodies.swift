@@ -59,10 +59,32 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
     public var random: String
     /// The services the daemon's team defines, each `fake` or `live` in this scenario.
     public var services: [String: String]
+    /// How live requests reach servers, for a scenario that sends any (a live route, or mode `live` or `record`).
+    public var live: LiveSettings?
+
+    /// How a scenario's live requests reach servers.
+    public struct LiveSettings: Codable, Sendable, Hashable {
+        /// `10s`: how long a connection may take.
+        public var connectTimeout: String
+        /// `30s`: how long a server may stay silent.
+        public var readTimeout: String
+        /// How many redirects are followed.
+        public var redirects: Int
+        /// Origins sent to other origins.
+        public var forward: [String: String]
+
+        public init(connectTimeout: String, readTimeout: String, redirects: Int, forward: [String: String]) {
+            self.connectTimeout = connectTimeout
+            self.readTimeout = readTimeout
+            self.redirects = redirects
+            self.forward = forward
+        }
+    }
 
     public init(name: String, description: String, model: String, directory: String, extends: [String], clockStart: Date,
                 clockMode: String, seedKeys: [String], routes: [RouteSummary], unmatched: String, network: String,
-                keyValueStore: String, random: String, services: [String: String]) {
+                keyValueStore: String, random: String, services: [String: String], live: LiveSettings?) {
+        self.live = live
         self.random = random
         self.services = services
         self.network = network

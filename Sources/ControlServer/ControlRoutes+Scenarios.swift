@@ -41,6 +41,8 @@ extension ControlRoutes {
 }
 
 extension ScenarioDetail {
+    typealias LiveSettings = ScenarioDetail.LiveSettings
+
     init(_ scenario: Scenario) {
         self.init(
             name: scenario.name, description: scenario.description, model: scenario.model, directory: scenario.directory.path,
@@ -61,6 +63,10 @@ extension ScenarioDetail {
             services: scenario.services.mapValues { setting in
                 if case .live = setting { return "live" }
                 return "fake"
-            })
+            },
+            live: scenario.usesLiveNetwork ? LiveSettings(
+                connectTimeout: DurationText.format(scenario.network.connectTimeout),
+                readTimeout: DurationText.format(scenario.network.readTimeout),
+                redirects: scenario.network.redirects, forward: scenario.network.forward) : nil)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import Services
 
 /// The control API over the daemon's Unix socket, with AsyncHTTPClient.
 struct UnixSocketTransport: ControlTransport {
@@ -53,7 +54,7 @@ struct UnixSocketTransport: ControlTransport {
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout:
-                return .noAnswer(socket: socket, reason: "no answer within \(timeout.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))",
+                return .noAnswer(socket: socket, reason: "no answer within \(DurationText.format(timeout))",
                                 mayHaveBeenApplied: changesState)
             case .remoteConnectionClosed, .cancelled:
                 return .noAnswer(socket: socket, reason: "the daemon closed the connection before answering",

@@ -96,6 +96,11 @@ struct ExtendsResolver {
                 file: file.path, line: file.networkMode?.line, column: file.networkMode?.column,
                 message: "network mode 'record' sends every request to the live network, but this scenario has routes (\(routes.map(\.name).joined(separator: ", "))); use mode 'live' to answer some requests from routes.")]))
         }
+        if network.mode == .fake, !routes.contains(where: \.isLive), !network.forward.isEmpty, let place = file.forwardPlace {
+            return .failure(Problems(list: [ScenarioProblem(
+                file: file.path, line: place.line, column: place.column,
+                message: "network.forward applies to live requests, but this scenario sends none (mode fake, no route with live: true); remove it, mark a route live: true, or use mode live.")]))
+        }
         var sections = parent?.serviceSections ?? [:]
         var settings: [String: ServiceSetting] = [:]
         var problems: [ScenarioProblem] = []

@@ -28,6 +28,8 @@ struct ScenarioFile {
     var readTimeout: Duration?
     var redirects: Int?
     var forward: [String: String] = [:]
+    /// Where `network.forward` was written, for the check that something uses it.
+    var forwardPlace: Located<Void>?
     var random: RandomSettings?
     /// The sections of a team's services, as written: a mapping of fake state, or `live`.
     var serviceSections: [String: ServiceSection] = [:]

@@ -173,6 +173,7 @@ struct ScenarioFileParser {
         }
         if let redirects = keys["redirects"] { file.redirects = reader.int(redirects, at: "network.redirects", in: 0...20) }
         if let forward = keys["forward"], let origins = reader.textMap(forward, at: "network.forward") {
+            file.forwardPlace = located((), forward)
             for (origin, target) in origins.sorted(by: { $0.key < $1.key }) {
                 for (role, value) in [("origin", origin), ("target", target)] where !Self.isOrigin(value) {
                     reader.report("network.forward \(role) '\(value)' must be an origin: http or https, a host, an optional port, no path (e.g. http://127.0.0.1:8080).", at: forward)

@@ -31,6 +31,26 @@ public enum DurationText {
         }
         return .milliseconds(Int64((total * 1000).rounded()))
     }
+
+    /// `duration` as ``parse(_:)`` reads it, to the millisecond: `10s`, `250ms`, `1h30m`, `1m0.5s` (`0s` for zero).
+    public static func format(_ duration: Duration) -> String {
+        var milliseconds = Int64((duration.seconds * 1000).rounded())
+        guard milliseconds > 0 else { return "0s" }
+        var text = ""
+        for (unit, size) in [("h", Int64(3_600_000)), ("m", 60_000)] where milliseconds >= size {
+            text += "\(milliseconds / size)\(unit)"
+            milliseconds %= size
+        }
+        if milliseconds >= 1000 {
+            let fraction = milliseconds % 1000
+            var digits = String(repeating: "0", count: 3 - String(fraction).count) + String(fraction)
+            while digits.last == "0" { digits.removeLast() }
+            text += "\(milliseconds / 1000)" + (digits.isEmpty ? "" : "." + digits) + "s"
+        } else if milliseconds > 0 {
+            text += "\(milliseconds)ms"
+        }
+        return text
+    }
 }
 
 extension Duration {

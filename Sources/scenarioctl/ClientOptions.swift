@@ -82,4 +82,7 @@ enum Output {
     }
 
     static func instant(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    /// `1 route`, `2 routes`.
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 }

@@ -55,19 +55,27 @@ struct ScenarioCommand: AsyncParsableCommand {
             try await options.run { client in
                 let scenario = try await client.scenario(name)
                 options.output(scenario) {
-                    """
-                    \(scenario.name): \(scenario.description)
-                          model: \(scenario.model)
-                        extends: \(scenario.extends.isEmpty ? "-" : scenario.extends.joined(separator: " → "))
-                          clock: \(Output.instant(scenario.clockStart)), \(scenario.clockMode)
-                           seed: \(scenario.seedKeys.isEmpty ? "-" : scenario.seedKeys.joined(separator: ", ")) (\(scenario.keyValueStore))
-                         random: \(scenario.random)
-                       services: \(scenario.services.isEmpty ? "-" : scenario.services.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", "))
-                        network: \(scenario.network)
-                      unmatched: \(scenario.network == "fake" ? scenario.unmatched : "sent to the live network")
-                      directory: \(scenario.directory)
-
-                    """ + Output.table(["ROUTE", "METHOD", "URL", "ANSWERS"], scenario.routes.map {
+                    func field(_ label: String, _ value: String) -> String {
+                        String(repeating: " ", count: max(0, 11 - label.count)) + "\(label): \(value)"
+                    }
+                    var lines = [
+                        "\(scenario.name): \(scenario.description)",
+                        field("model", scenario.model),
+                        field("extends", scenario.extends.isEmpty ? "-" : scenario.extends.joined(separator: " → ")),
+                        field("clock", "\(Output.instant(scenario.clockStart)), \(scenario.clockMode)"),
+                        field("seed", "\(scenario.seedKeys.isEmpty ? "-" : scenario.seedKeys.joined(separator: ", ")) (\(scenario.keyValueStore))"),
+                        field("random", scenario.random),
+                        field("services", scenario.services.isEmpty ? "-"
+                              : scenario.services.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")),
+                        field("network", scenario.network),
+                        field("unmatched", scenario.network == "fake" ? scenario.unmatched : "sent to the live network"),
+                    ]
+                    if let live = scenario.live {
+                        lines.append(field("live", "connect \(live.connectTimeout), read \(live.readTimeout), \(Output.count(live.redirects, "redirect"))"))
+                        lines += live.forward.sorted { $0.key < $1.key }.map { field("forward", "\($0.key) → \($0.value)") }
+                    }
+                    lines.append(field("directory", scenario.directory))
+                    return lines.joined(separator: "\n") + "\n\n" + Output.table(["ROUTE", "METHOD", "URL", "ANSWERS"], scenario.routes.map {
                         [$0.name, $0.method ?? "*", $0.url ?? "*", $0.live == true ? "live" : "\($0.outcomes)"]
                     })
                 }

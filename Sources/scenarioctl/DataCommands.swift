@@ -153,7 +153,7 @@ struct Record: AsyncParsableCommand {
             try await options.run { client in
                 let saved = try await client.saveRecording(as: name, keepSecrets: keepSecrets, session: options.session)
                 options.output(saved) {
-                    "saved scenario '\(saved.scenario)' in \(saved.directory) (\(saved.routes) routes, \(saved.files) files)\n" +
+                    "saved scenario '\(saved.scenario)' in \(saved.directory) (\(Output.count(saved.routes, "route")), \(Output.count(saved.files, "file")))\n" +
                         "replay it with: scenarioctl session new \(saved.scenario)"
                 }
             }
