@@ -91,6 +91,7 @@ struct ExtendsResolver {
         if let timeout = file.readTimeout { network.readTimeout = timeout }
         if let redirects = file.redirects { network.redirects = redirects }
         network.forward.merge(file.forward) { _, child in child }
+        network.redact += file.redact.filter { !network.redact.contains($0) }
         if network.mode == .record, !routes.isEmpty {
             return .failure(Problems(list: [ScenarioProblem(
                 file: file.path, line: file.networkMode?.line, column: file.networkMode?.column,

@@ -9,8 +9,11 @@ import Yams
 ///
 /// Identical requests (method, URL, query, JSON body) that got different answers become one route with ordered
 /// `responses`, so replay gives the first request the first answer, the second the second: a POST that changes
-/// what a later GET returns replays the same way. `Authorization`, `Cookie` and `Set-Cookie` values are left out
-/// unless `keepSecrets` is set.
+/// what a later GET returns replays the same way. Unless `keepSecrets` is set, credentials are left out:
+/// `Authorization`, `Cookie` and `Set-Cookie` values; in JSON bodies, the fields that are always secrets
+/// (``Services/JSONValue/secretFieldNames``) and the scenario's `network.redact` pointers — a request matcher leaves
+/// them out (it matches any value there) and a response fixture holds `<redacted>` instead; and in form bodies, the
+/// same field names.
 public struct RecordedScenario: Sendable {
     /// The header fields whose values are secrets.
     public static let secretHeaders: Set<String> = ["authorization", "cookie", "set-cookie"]
@@ -43,13 +46,14 @@ public struct RecordedScenario: Sendable {
         let ordered = exchanges.sorted { $0.sequence < $1.sequence }
         var routes: [RouteDraft] = []
         var index: [RouteDraft.Key: Int] = [:]
+        let redact = keepSecrets ? nil : source.network.redact
         for exchange in ordered {
-            let key = RouteDraft.Key(exchange.request, keepSecrets: keepSecrets)
+            let key = RouteDraft.Key(exchange.request, redact: redact)
             if let existing = index[key] {
-                routes[existing].answers.append(answer(exchange, keepSecrets: keepSecrets))
+                routes[existing].answers.append(answer(exchange, redact: redact))
             } else {
                 index[key] = routes.count
-                routes.append(RouteDraft(key: key, firstSequence: exchange.sequence, answers: [answer(exchange, keepSecrets: keepSecrets)]))
+                routes.append(RouteDraft(key: key, firstSequence: exchange.sequence, answers: [answer(exchange, redact: redact)]))
             }
         }
         // A route matches requests with more query items or body keys too, so the more specific routes of one
@@ -106,7 +110,8 @@ public struct RecordedScenario: Sendable {
             var bodyText: String
             var headers: [String: String]
 
-            init(_ request: NetworkRequest, keepSecrets: Bool) {
+            /// `redact`: the pointers to leave out besides the secret fields; nil keeps everything.
+            init(_ request: NetworkRequest, redact: [String]?) {
                 method = request.head.method.rawValue
                 let components = URLComponents(string: request.url)
                 var bare = components
@@ -115,9 +120,10 @@ public struct RecordedScenario: Sendable {
                 query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { _, last in last }
                 // Only a JSON body can be matched; requests with other bodies share a route and its order.
                 body = request.body.isEmpty ? nil : try? JSONValue(json: request.body)
+                if let redact, let json = body { body = json.redactingSecrets(pointers: redact, replacement: nil).value }
                 bodyText = body.map { String(decoding: $0.jsonData, as: UTF8.self) } ?? ""
                 headers = [:]
-                if keepSecrets {
+                if redact == nil {
                     for field in request.head.headerFields where ["authorization", "cookie"].contains(field.name.canonicalName) {
                         headers[field.name.rawName] = field.value
                     }
@@ -144,14 +150,14 @@ public struct RecordedScenario: Sendable {
         }
     }
 
-    private func answer(_ exchange: RecordedExchange, keepSecrets: Bool) -> Answer {
+    private func answer(_ exchange: RecordedExchange, redact: [String]?) -> Answer {
         switch exchange.result {
         case .failure(let error):
             return Answer(status: nil, headers: [], body: Data(), fault: error, sequence: exchange.sequence, path: "")
         case .success(let response):
             var headers: [(String, String)] = []
             for field in response.head.headerFields where !Self.connectionHeaders.contains(field.name.canonicalName) {
-                let value = !keepSecrets && Self.secretHeaders.contains(field.name.canonicalName) ? Self.redacted : field.value
+                let value = redact != nil && Self.secretHeaders.contains(field.name.canonicalName) ? Self.redacted : field.value
                 if let index = headers.firstIndex(where: { $0.0.lowercased() == field.name.canonicalName }) {
                     headers[index].1 += ", " + value
                 } else {
@@ -159,9 +165,31 @@ public struct RecordedScenario: Sendable {
                 }
             }
             let path = URLComponents(string: exchange.request.url)?.path ?? ""
-            return Answer(status: response.head.status.code, headers: headers, body: response.body, fault: nil,
+            let body = redact.map { Self.redactingSecrets(in: response.body, pointers: $0) } ?? response.body
+            return Answer(status: response.head.status.code, headers: headers, body: body, fault: nil,
                           sequence: exchange.sequence, path: path)
         }
+    }
+
+    /// A response body with its credentials replaced by `<redacted>`: JSON fields, or form fields
+    /// (`access_token=…&…`); any other body, or one without credentials, as it was.
+    public static func redactingSecrets(in body: Data, pointers: [String]) -> Data {
+        if let json = try? JSONValue(json: body) {
+            let (value, changed) = json.redactingSecrets(pointers: pointers, replacement: .string(Self.redacted))
+            return changed ? value.jsonData : body
+        }
+        let text = String(decoding: body, as: UTF8.self)
+        guard text.contains("="), !text.contains(where: \.isWhitespace) else { return body }
+        var changed = false
+        let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, JSONValue.isSecretField(String(parts[0]).removingPercentEncoding ?? String(parts[0])) else {
+                return String(pair)
+            }
+            changed = true
+            return "\(parts[0])=\(Self.redacted.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "redacted")"
+        }
+        return changed ? Data(pairs.joined(separator: "&").utf8) : body
     }
 
     private mutating func routeNode(_ route: RouteDraft, name: String) -> Node {
@@ -241,7 +269,7 @@ public struct RecordedScenario: Sendable {
         top.append(("network", .mapping(.init([("unmatched", "connectionRefused"), ("routes", .sequence(.init(routes)))]))))
         let header = """
         # Recorded by scenariod on \(instant(Date())); replays without a network.
-        # Each route answers in the order the responses were recorded.\(keepSecrets ? "" : "\n# Authorization, Cookie and Set-Cookie values were left out (save with --keep-secrets to keep them).")
+        # Each route answers in the order the responses were recorded.\(keepSecrets ? "" : "\n# Credentials were left out: Authorization, Cookie and Set-Cookie values, and secret body fields (password, token, …)\n# in request matchers (which then match any value) and response fixtures (<redacted>); --keep-secrets keeps them.")
 
         """
         let body = (try? Yams.serialize(node: .mapping(.init(top)), width: -1, allowUnicode: true)) ?? ""

@@ -74,10 +74,14 @@ public struct NetworkSettings: Sendable, Hashable {
     public var redirects: Int
     /// Origins whose live requests go to another origin instead (`https://api.example` → `http://127.0.0.1:8080`).
     public var forward: [String: String]
+    /// JSON pointers (`/user/ssn`) whose values a recording leaves out of request matchers and response fixtures,
+    /// besides the fields that are always secrets (``Services/JSONValue/secretFieldNames``).
+    public var redact: [String]
 
     /// Creates network settings.
     public init(mode: Mode = .fake, connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(30),
-                redirects: Int = 5, forward: [String: String] = [:]) {
+                redirects: Int = 5, forward: [String: String] = [:], redact: [String] = []) {
+        self.redact = redact
         self.mode = mode
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout

@@ -28,6 +28,7 @@ struct ScenarioFile {
     var readTimeout: Duration?
     var redirects: Int?
     var forward: [String: String] = [:]
+    var redact: [String] = []
     /// Where `network.forward` was written, for the check that something uses it.
     var forwardPlace: Located<Void>?
     var random: RandomSettings?

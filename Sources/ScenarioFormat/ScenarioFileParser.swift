@@ -156,7 +156,7 @@ struct ScenarioFileParser {
             if let mode = reader.choice(node, at: "network", of: NetworkSettings.Mode.self) { file.networkMode = located(mode, node) }
             return
         }
-        let allowed = ["mode", "unmatched", "routes", "timeouts", "redirects", "forward"]
+        let allowed = ["mode", "unmatched", "routes", "timeouts", "redirects", "forward", "redact"]
         guard let keys = reader.mapping(node, at: "network", allowed: allowed) else { return }
         if let mode = keys["mode"], let value = reader.choice(mode, at: "network.mode", of: NetworkSettings.Mode.self) {
             file.networkMode = located(value, mode)
@@ -179,6 +179,16 @@ struct ScenarioFileParser {
                     reader.report("network.forward \(role) '\(value)' must be an origin: http or https, a host, an optional port, no path (e.g. http://127.0.0.1:8080).", at: forward)
                 }
                 file.forward[origin] = target
+            }
+        }
+        if let redact = keys["redact"], let pointers = reader.sequence(redact, at: "network.redact", of: "JSON pointers") {
+            for (index, node) in pointers.enumerated() {
+                guard let pointer = reader.string(node, at: "network.redact[\(index)]") else { continue }
+                guard pointer.hasPrefix("/") else {
+                    reader.report("network.redact[\(index)] must be a JSON pointer such as /user/ssn, got '\(pointer)'.", at: node)
+                    continue
+                }
+                file.redact.append(pointer)
             }
         }
         guard let routesNode = keys["routes"], let routes = reader.sequence(routesNode, at: "network.routes", of: "routes") else {

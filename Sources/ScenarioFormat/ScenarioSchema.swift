@@ -235,6 +235,14 @@ public enum ScenarioSchema {
                   },
                   "description": "Limits for requests that reach the real network."
                 },
+                "redact": {
+                  "type": "array",
+                  "items": {
+                    "type": "string",
+                    "pattern": "^/"
+                  },
+                  "description": "JSON pointers (/user/ssn) whose values a recording leaves out, besides the fields that are always secrets (password, token, access_token, client_secret, ...)."
+                },
                 "redirects": {
                   "type": "integer",
                   "minimum": 0,

@@ -363,7 +363,8 @@ public actor Session {
             let what = scenario.network.mode == .record ? "recorded" : "answered by the live network"
             logger.info("\(exchange.method) \(exchange.url) \(what) (\(answer))", metadata: metadata)
         } else {
-            let closest = exchange.nearMisses?.first.map { "; \($0.explanation)" } ?? ""
+            // The log never shows a credential the request carried; the journal, which tests read, keeps it.
+            let closest = exchange.nearMisses?.first.map { "; \($0.redactingSecrets().explanation)" } ?? ""
             logger.warning("\(exchange.method) \(exchange.url) matched no route\(closest)", metadata: metadata)
         }
         journal.record(exchange)

@@ -86,6 +86,24 @@ public struct NearMiss: Sendable, Hashable, Codable {
         "closest route '\(route)' differs in \(field): expected \(expected), got \(actual)"
     }
 
+    /// This near miss as logs may show it: a secret body field's value (``JSONValue/secretFieldNames``), or a
+    /// secret query item's or header's, reads `<redacted>`.
+    public func redactingSecrets() -> NearMiss {
+        var copy = self
+        let name = field.split(separator: ".", maxSplits: 1).last.map(String.init) ?? field
+        if field == "body" {
+            for keyPath in [\NearMiss.expected, \NearMiss.actual] {
+                if let json = try? JSONValue(json: Data(copy[keyPath: keyPath].utf8)) {
+                    copy[keyPath: keyPath] = String(decoding: json.redactingSecrets(replacement: "<redacted>").value.jsonData, as: UTF8.self)
+                }
+            }
+        } else if field != name, JSONValue.isSecretField(name) || name.lowercased() == "cookie" {
+            copy.expected = "<redacted>"
+            copy.actual = "<redacted>"
+        }
+        return copy
+    }
+
     /// Creates a near miss.
     public init(route: String, field: String, expected: String, actual: String) {
         self.route = route

@@ -134,7 +134,8 @@ def test_a_recorded_feedreader_session_replays_to_the_same_bytes(loopback, daemo
 
 
 def test_a_recorded_ratings_session_keeps_cause_and_effect_and_redacts_secrets(loopback, daemon_with):
-    daemon = daemon_with({"ratings-record": record(loopback.origin, "Ratings", "https://api.busratings.example")})
+    daemon = daemon_with({"ratings-record": record(loopback.origin, "Ratings", "https://api.busratings.example"),
+                          "ratings-bob-only": RATINGS_BOB_ONLY}, arguments=["--log-level", "debug"])
     recording = daemon.session("ratings-record", "rec")
     actions = [("signIn", {"user": "alice", "password": "correct horse"}), ("fetchRating", {}),
                ("rate", {"driver": 2, "bus": 3}), ("fetchRating", {})]
@@ -148,8 +149,19 @@ def test_a_recorded_ratings_session_keeps_cause_and_effect_and_redacts_secrets(l
     rating = next(route for route in scenario["network"]["routes"] if route["request"]["url"].endswith("/v1/rating"))
     assert len(rating["responses"]) == 2, "the same GET with two answers is a sequence in recorded order"
     assert "Bearer" not in text and "cookie-secret" not in text and "<redacted>" in text
+    for file in saved_path(saved).rglob("*"):
+        if file.is_file():
+            content = file.read_text(errors="replace")
+            assert "correct horse" not in content and "tok-alice-secret" not in content, f"a credential in {file}"
     check_validates(saved["directory"])
-    assert drive(daemon, daemon.session("ratings-recorded", "replay"), actions) == recorded
+    replay = daemon.session("ratings-recorded", "replay")
+    assert drive(daemon, replay, actions) == recorded, "replay signs in with the redacted token and reaches the same state"
+    # A sign-in no route answers is logged as a miss, without the password it carried.
+    daemon.session("ratings-bob-only", "miss")
+    daemon.call("POST", "/v1/sessions/miss/actions/signIn", json={"user": "alice", "password": "correct horse"})
+    log = daemon.log()
+    assert "matched no route; closest route 'sign-in-bob' differs in body" in log, log
+    assert "correct horse" not in log and "tok-alice-secret" not in log, "no credential in the log at any level"
 
     kept = daemon.call("POST", f"/v1/sessions/{recording}/recording",
                        json={"name": "ratings-secrets", "keepSecrets": True}, expect=201).json()
@@ -211,6 +223,25 @@ network:
       request:
         method: GET
         url: https://api.busratings.example/v1/rating
+"""
+
+
+RATINGS_BOB_ONLY = """
+description: Only bob can sign in.
+model: Ratings
+network:
+  routes:
+    - name: sign-in-bob
+      request:
+        method: POST
+        url: https://api.busratings.example/v1/session
+        body:
+          user: bob
+          password: hunter2
+      response:
+        status: 201
+        body:
+          token: tok-bob
 """
 
 
