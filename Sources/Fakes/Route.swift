@@ -43,11 +43,19 @@ public struct Route: Sendable {
         self.isLive = true
     }
 
-    /// The outcome for the `index`-th matching request (0-based); not for a live route.
-    public func outcome(at index: Int) -> RouteOutcome {
+    /// Whether the outcomes follow other routes (``RouteOutcome/after``) rather than this route's own count.
+    public var isCausal: Bool { outcomes.contains { $0.after != nil } }
+
+    /// The outcome for the `index`-th matching request (0-based), when `answered` gives how many requests each
+    /// route of the scenario has answered so far; not for a live route. A causal route answers with its last
+    /// outcome whose condition holds (the first has none); any other, by `index`.
+    public func outcome(at index: Int, answered: (String) -> Int) -> RouteOutcome {
+        if isCausal {
+            return outcomes.last { outcome in outcome.after.map { answered($0.route) >= $0.times } ?? true } ?? outcomes[0]
+        }
         switch afterLast {
-        case .repeat: outcomes[min(index, outcomes.count - 1)]
-        case .cycle: outcomes[index % outcomes.count]
+        case .repeat: return outcomes[min(index, outcomes.count - 1)]
+        case .cycle: return outcomes[index % outcomes.count]
         }
     }
 }
@@ -64,10 +72,27 @@ public struct RouteOutcome: Sendable {
     public var result: Result
     /// How long the session's clock must move before the result is delivered.
     public var delay: Duration
+    /// For a causal route: the outcome applies once route `route` has answered `times` requests (a write that
+    /// changed what this read returns), whatever this route's own count.
+    public var after: Condition?
+
+    /// "After route `route` has answered `times` requests."
+    public struct Condition: Sendable, Hashable {
+        /// The route whose answers change this one's (`post-rating`).
+        public var route: String
+        /// How many of its answers it takes; at least 1.
+        public var times: Int
+
+        public init(route: String, times: Int = 1) {
+            self.route = route
+            self.times = times
+        }
+    }
 
     /// Creates an outcome.
-    public init(_ result: Result, delay: Duration = .zero) {
+    public init(_ result: Result, delay: Duration = .zero, after: Condition? = nil) {
         self.result = result
         self.delay = delay
+        self.after = after
     }
 }

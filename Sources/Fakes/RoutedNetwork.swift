@@ -73,7 +73,9 @@ public actor RoutedNetwork: NetworkService {
         if let index = matchedIndex {
             exchange.route = routes[index].name
             if routes[index].isLive { return await passThrough(request, exchange) }
-            outcome = routes[index].outcome(at: hits[index])
+            outcome = routes[index].outcome(at: hits[index]) { [routes, hits] name in
+                routes.firstIndex { $0.name == name }.map { hits[$0] } ?? 0
+            }
             hits[index] += 1
         } else if unmatchedGoesUpstream {
             return await passThrough(request, exchange)

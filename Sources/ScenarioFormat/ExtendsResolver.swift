@@ -97,6 +97,14 @@ struct ExtendsResolver {
                 file: file.path, line: file.networkMode?.line, column: file.networkMode?.column,
                 message: "network mode 'record' sends every request to the live network, but this scenario has routes (\(routes.map(\.name).joined(separator: ", "))); use mode 'live' to answer some requests from routes.")]))
         }
+        let names = Set(routes.map(\.name))
+        let broken = file.causalLinks.filter { !names.contains($0.after) }
+        if !broken.isEmpty {
+            return .failure(Problems(list: broken.map { link in
+                ScenarioProblem(file: file.path, line: link.line, column: link.column,
+                                message: "route '\(link.route)' answers after route '\(link.after)', but the scenario has no route of that name.\(Suggestion.didYouMean(link.after, among: names.sorted()))")
+            }))
+        }
         if network.mode == .fake, !routes.contains(where: \.isLive), !network.forward.isEmpty, let place = file.forwardPlace {
             return .failure(Problems(list: [ScenarioProblem(
                 file: file.path, line: place.line, column: place.column,

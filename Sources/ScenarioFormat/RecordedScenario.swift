@@ -7,9 +7,11 @@ import Yams
 /// A recording turned into a scenario directory: `scenario.yaml` with one route per distinct request and the
 /// response bodies as fixture files.
 ///
-/// Identical requests (method, URL, query, JSON body) that got different answers become one route with ordered
-/// `responses`, so replay gives the first request the first answer, the second the second: a POST that changes
-/// what a later GET returns replays the same way. Unless `keepSecrets` is set, credentials are left out:
+/// Identical requests (method, URL, query, JSON body) that got different answers become one route with several
+/// `responses`. A read (GET, HEAD) whose answer changed after a write (a POST, PUT, PATCH, DELETE) answers by cause:
+/// each later response says `after: WRITE-ROUTE` (or `{route:, times:}`), so a replay gets the before-answer however
+/// often it reads before the write, and the after-answer once the write has happened. Other routes answer in
+/// recorded order. Unless `keepSecrets` is set, credentials are left out:
 /// `Authorization`, `Cookie` and `Set-Cookie` values; in JSON bodies, the fields that are always secrets
 /// (``Services/JSONValue/secretFieldNames``) and the scenario's `network.redact` pointers — a request matcher leaves
 /// them out (it matches any value there) and a response fixture holds `<redacted>` instead; and in form bodies, the
@@ -66,9 +68,11 @@ public struct RecordedScenario: Sendable {
         }
         routeCount = routes.count
         var usedNames: Set<String> = []
+        var names: [RouteDraft.Key: String] = [:]
+        for route in routes { names[route.key] = uniqueName(route.key, used: &usedNames) }
+        let recorded = ordered.map { (sequence: $0.sequence, key: RouteDraft.Key($0.request, redact: redact)) }
         let routeNodes = routes.map { route -> Node in
-            let name = uniqueName(route.key, used: &usedNames)
-            return routeNode(route, name: name)
+            routeNode(route, name: names[route.key]!, causes: Self.causes(of: route, in: recorded, names: names))
         }
         files["scenario.yaml"] = scenarioYAML(source: source, session: session, requests: ordered.count,
                                               startedAt: startedAt, keepSecrets: keepSecrets, routes: routeNodes)
@@ -192,14 +196,43 @@ public struct RecordedScenario: Sendable {
         return changed ? Data(pairs.joined(separator: "&").utf8) : body
     }
 
-    private mutating func routeNode(_ route: RouteDraft, name: String) -> Node {
+    /// For a read (GET or HEAD) whose answer changed during the recording: each distinct answer with the write
+    /// that came last before it changed — the route of that write and how many times it had answered — so replay
+    /// follows cause, not count. Nil when an answer changed with no write before it (a feed that moved on by
+    /// itself), which replays in recorded order instead.
+    private static func causes(of route: RouteDraft, in recorded: [(sequence: Int, key: RouteDraft.Key)],
+                               names: [RouteDraft.Key: String]) -> [(answer: Answer, after: RouteOutcome.Condition?)]? {
+        guard ["GET", "HEAD"].contains(route.key.method), route.answers.count > 1 else { return nil }
+        var states: [(answer: Answer, after: RouteOutcome.Condition?)] = [(route.answers[0], nil)]
+        for (previous, answer) in zip(route.answers, route.answers.dropFirst()) where answer != states.last?.answer {
+            guard let write = recorded.last(where: {
+                $0.sequence > previous.sequence && $0.sequence < answer.sequence && !["GET", "HEAD"].contains($0.key.method)
+            }), let name = names[write.key] else { return nil }
+            let times = recorded.filter { $0.key == write.key && $0.sequence <= write.sequence }.count
+            states.append((answer, RouteOutcome.Condition(route: name, times: times)))
+        }
+        return states.count > 1 ? states : nil
+    }
+
+    private mutating func routeNode(_ route: RouteDraft, name: String, causes: [(answer: Answer, after: RouteOutcome.Condition?)]?) -> Node {
         var request: [(Node, Node)] = [("method", .init(route.key.method)), ("url", Self.text(route.key.url))]
         if !route.key.query.isEmpty { request.append(("query", Self.textMapping(route.key.query))) }
         if !route.key.headers.isEmpty { request.append(("headers", Self.textMapping(route.key.headers))) }
         if let body = route.key.body { request.append(("body", Self.node(body))) }
         var pairs: [(Node, Node)] = [("name", Self.text(name)), ("request", .mapping(.init(request)))]
-        // Answers all alike make one response; otherwise the sequence as recorded, the last one repeating.
-        if route.answers.allSatisfy({ $0 == route.answers[0] }) {
+        // A read that a write changed answers by cause; answers all alike make one response; otherwise the
+        // sequence as recorded, the last one repeating.
+        if let causes {
+            pairs.append(("responses", .sequence(.init(causes.map { state in
+                var node = responseNode(state.answer)
+                if let after = state.after, case .mapping(var mapping) = node {
+                    mapping[Self.text("after")] = after.times == 1 ? Self.text(after.route)
+                        : .mapping(.init([(Self.text("route"), Self.text(after.route)), (Self.text("times"), Node(String(after.times), Tag(.int)))]))
+                    node = .mapping(mapping)
+                }
+                return node
+            }))))
+        } else if route.answers.allSatisfy({ $0 == route.answers[0] }) {
             pairs.append(("response", responseNode(route.answers[0])))
         } else {
             pairs.append(("responses", .sequence(.init(route.answers.map { responseNode($0) }))))

@@ -29,6 +29,15 @@ struct ScenarioFile {
     var redirects: Int?
     var forward: [String: String] = [:]
     var redact: [String] = []
+    /// Each `after:` of a causal route, where it was written, for the check that the route it names exists.
+    var causalLinks: [CausalLink] = []
+
+    struct CausalLink {
+        var route: String
+        var after: String
+        var line: Int?
+        var column: Int?
+    }
     /// Where `network.forward` was written, for the check that something uses it.
     var forwardPlace: Located<Void>?
     var random: RandomSettings?

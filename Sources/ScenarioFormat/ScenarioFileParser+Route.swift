@@ -8,7 +8,7 @@ import Yams
 extension ScenarioFileParser {
     static let routeKeys = ["name", "request", "response", "responses", "afterLast", "live"]
     static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "body"]
-    static let responseKeys = ["status", "headers", "body", "bodyFile", "delay", "fault"]
+    static let responseKeys = ["status", "headers", "body", "bodyFile", "delay", "fault", "after"]
 
     mutating func parseRoute(_ node: Node, at path: String) -> Route? {
         guard let keys = reader.mapping(node, at: path, allowed: Self.routeKeys, required: ["name"]) else { return nil }
@@ -30,10 +30,14 @@ extension ScenarioFileParser {
         switch (keys["response"], keys["responses"]) {
         case (let single?, nil):
             if let outcome = parseResponse(single, at: "\(path).response") { outcomes = [outcome] }
+            if case .mapping(let mapping) = single, let after = mapping["after"] {
+                reader.report("\(path).response has 'after', which chooses among 'responses'; list the answers before and after under 'responses'.", at: after)
+            }
         case (nil, let list?):
             let items = reader.sequence(list, at: "\(path).responses", of: "responses") ?? []
             if items.isEmpty, case .sequence = list { reader.report("\(path).responses is empty; list at least one response.", at: list) }
             outcomes = items.enumerated().compactMap { parseResponse($1, at: "\(path).responses[\($0)]") }
+            checkCausalOrder(outcomes, items: items, at: path)
         case (_?, _?):
             reader.report("\(path) has both 'response' and 'responses'; keep one.", at: node)
         case (nil, nil):
@@ -45,7 +49,24 @@ extension ScenarioFileParser {
             afterLast = reader.choice(node, at: "\(path).afterLast", of: Route.SequenceEnd.self) ?? .repeat
         }
         guard reader.problems.count == problemsBefore, let name, !outcomes.isEmpty else { return nil }
+        if let items = keys["responses"].flatMap({ reader.sequence($0, at: path, of: "responses") }) {
+            for (outcome, item) in zip(outcomes, items) {
+                guard let after = outcome.after, case .mapping(let mapping) = item, let node = mapping["after"] else { continue }
+                causalLinks.append(.init(route: name, after: after.route, line: node.mark?.line, column: node.mark?.column))
+            }
+        }
         return Route(name: name, matcher: matcher, outcomes: outcomes, afterLast: afterLast)
+    }
+
+    /// In a causal route the first response is the state before any write and every later one names its write.
+    private mutating func checkCausalOrder(_ outcomes: [RouteOutcome], items: [Node], at path: String) {
+        guard outcomes.count == items.count, outcomes.contains(where: { $0.after != nil }) else { return }
+        if outcomes[0].after != nil {
+            reader.report("\(path).responses[0] has 'after', but the first response answers before anything has happened; remove its 'after'.", at: items[0])
+        }
+        for index in outcomes.indices.dropFirst() where outcomes[index].after == nil {
+            reader.report("\(path).responses[\(index)] has no 'after'; once one response says which route's answers it follows, every later one must (after: ROUTE, or after: {route: ROUTE, times: N}).", at: items[index])
+        }
     }
 
     private mutating func parseRequest(_ node: Node, at path: String) -> RequestMatcher? {
@@ -89,6 +110,7 @@ extension ScenarioFileParser {
         guard let keys = reader.mapping(node, at: path, allowed: Self.responseKeys) else { return nil }
         let problemsBefore = reader.problems.count
         let delay = keys["delay"].flatMap { reader.duration($0, at: "\(path).delay") } ?? .zero
+        let after = keys["after"].flatMap { parseAfter($0, at: "\(path).after") }
         if let faultNode = keys["fault"] {
             let others = ["status", "headers", "body", "bodyFile"].filter { keys[$0] != nil }
             if !others.isEmpty {
@@ -96,7 +118,7 @@ extension ScenarioFileParser {
             }
             guard let fault = reader.choice(faultNode, at: "\(path).fault", of: TransportError.self),
                   reader.problems.count == problemsBefore else { return nil }
-            return RouteOutcome(.fault(fault), delay: delay)
+            return RouteOutcome(.fault(fault), delay: delay, after: after)
         }
         let status = keys["status"].flatMap { reader.int($0, at: "\(path).status", in: 100...599) } ?? 200
         var fields = HTTPFields()
@@ -123,7 +145,18 @@ extension ScenarioFileParser {
             break
         }
         guard reader.problems.count == problemsBefore else { return nil }
-        return RouteOutcome(.response(NetworkResponse(status: status, headerFields: fields, body: body)), delay: delay)
+        return RouteOutcome(.response(NetworkResponse(status: status, headerFields: fields, body: body)), delay: delay, after: after)
+    }
+
+    /// `after: ROUTE` (once ROUTE has answered) or `after: {route: ROUTE, times: N}`.
+    private mutating func parseAfter(_ node: Node, at path: String) -> RouteOutcome.Condition? {
+        if case .scalar = node {
+            return reader.string(node, at: path).map { RouteOutcome.Condition(route: $0) }
+        }
+        guard let keys = reader.mapping(node, at: path, allowed: ["route", "times"], required: ["route"]),
+              let route = keys["route"].flatMap({ reader.string($0, at: "\(path).route") }) else { return nil }
+        let times = keys["times"].map { reader.int($0, at: "\(path).times", in: 1...1_000_000) } ?? 1
+        return times.map { RouteOutcome.Condition(route: route, times: $0) }
     }
 
     /// Header fields by name, each name checked against HTTP's token rules; sorted so responses are deterministic.

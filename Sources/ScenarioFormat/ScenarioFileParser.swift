@@ -10,6 +10,8 @@ struct ScenarioFileParser {
     let fixtures: FixtureReader
     let services: [ServiceDefinition]
     private var file: ScenarioFile
+    /// Filled as routes are parsed; moved into the file at the end.
+    var causalLinks: [ScenarioFile.CausalLink] = []
 
     init(name: String, directory: URL, path: String, fixtures: FixtureReader, services: [ServiceDefinition]) {
         self.reader = NodeReader(file: path)
@@ -49,6 +51,7 @@ struct ScenarioFileParser {
         for service in services {
             if let node = top[service.name] { parseService(node, of: service) }
         }
+        file.causalLinks = causalLinks
         return (file, reader.problems)
     }
 

@@ -518,6 +518,30 @@ public enum ScenarioSchema {
         "fault": {
           "$ref": "#/$defs/transportError",
           "description": "Fail with this transport error instead of answering."
+        },
+        "after": {
+          "description": "In 'responses': this answer applies once the named route has answered (times, default 1), whatever this route's own count: a read that a write changed. The first response has none; every later one of such a route does.",
+          "oneOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "required": [
+                "route"
+              ],
+              "properties": {
+                "route": {
+                  "type": "string"
+                },
+                "times": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              }
+            }
+          ]
         }
       }
     }

@@ -82,6 +82,23 @@ import Testing
         #expect(codes == [200, 500, 200, 500])
     }
 
+    @Test func aCausalRouteAnswersByTheWritesBeforeItNotByItsOwnCount() async throws {
+        var second = ok(200, "after one"), third = ok(200, "after two")
+        second.after = .init(route: "rate")
+        third.after = .init(route: "rate", times: 2)
+        let fake = network([
+            Route(name: "rating", matcher: RequestMatcher(method: "GET"), outcomes: [ok(200, "before"), second, third]),
+            Route(name: "rate", matcher: RequestMatcher(method: "POST"), outcomes: [ok(201)]),
+        ])
+        func read() async throws -> String { String(decoding: try await fake.send(request(.get, "https://x.example/r")).body, as: UTF8.self) }
+        #expect(try await [read(), read(), read()] == ["before", "before", "before"])
+        _ = try await fake.send(request(.post, "https://x.example/r"))
+        #expect(try await [read(), read()] == ["after one", "after one"])
+        _ = try await fake.send(request(.post, "https://x.example/r"))
+        _ = try await fake.send(request(.post, "https://x.example/r"))
+        #expect(try await read() == "after two")
+    }
+
     @Test func aFaultIsThrownAndJournaled() async throws {
         let fake = network([Route(name: "reset", matcher: RequestMatcher(), outcomes: [RouteOutcome(.fault(.connectionReset))])])
         await #expect(throws: TransportError.connectionReset) { try await fake.send(request(.get, "https://x.example/")) }

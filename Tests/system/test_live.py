@@ -146,8 +146,13 @@ def test_a_recorded_ratings_session_keeps_cause_and_effect_and_redacts_secrets(l
     saved = daemon.call("POST", f"/v1/sessions/{recording}/recording", json={"name": "ratings-recorded"}, expect=201).json()
     text = (saved_path(saved) / "scenario.yaml").read_text()
     scenario = yaml.safe_load(text)
-    rating = next(route for route in scenario["network"]["routes"] if route["request"]["url"].endswith("/v1/rating"))
-    assert len(rating["responses"]) == 2, "the same GET with two answers is a sequence in recorded order"
+    rating = next(route for route in scenario["network"]["routes"]
+                  if route["request"]["url"].endswith("/v1/rating") and route["request"]["method"] == "GET")
+    rate = next(route for route in scenario["network"]["routes"] if route["request"]["method"] == "POST"
+                and route["request"]["url"].endswith("/v1/ratings"))
+    assert len(rating["responses"]) == 2, "the same GET with two answers"
+    assert "after" not in rating["responses"][0] and rating["responses"][1]["after"] == rate["name"], \
+        "the second answer follows the POST that changed it: " + text
     assert "Bearer" not in text and "cookie-secret" not in text and "<redacted>" in text
     for file in saved_path(saved).rglob("*"):
         if file.is_file():
@@ -156,6 +161,13 @@ def test_a_recorded_ratings_session_keeps_cause_and_effect_and_redacts_secrets(l
     check_validates(saved["directory"])
     replay = daemon.session("ratings-recorded", "replay")
     assert drive(daemon, replay, actions) == recorded, "replay signs in with the redacted token and reaches the same state"
+    # Cause, not count: reads repeated before the write get the before-answer; after it, the after-answer.
+    causal = daemon.session("ratings-recorded", "causal")
+    daemon.act(causal, "signIn", user="alice", password="correct horse")
+    before = [daemon.act(causal, "fetchRating")["rating"] for _ in range(2)]
+    daemon.act(causal, "rate", driver=2, bus=3)
+    after = daemon.act(causal, "fetchRating")["rating"]
+    assert before == [before[0], before[0]] and after == json.loads(recorded)["rating"] and after != before[0], (before, after)
     # A sign-in no route answers is logged as a miss, without the password it carried.
     daemon.session("ratings-bob-only", "miss")
     daemon.call("POST", "/v1/sessions/miss/actions/signIn", json={"user": "alice", "password": "correct horse"})
