@@ -110,6 +110,33 @@ struct ExtendsResolver {
                 file: file.path, line: place.line, column: place.column,
                 message: "network.forward applies to live requests, but this scenario sends none (mode fake, no route with live: true); remove it, mark a route live: true, or use mode live.")]))
         }
+        let sections: [String: LocatedValue], settings: [String: ServiceSetting]
+        switch resolveServices(file, parent: parent) {
+        case .success(let resolved): (sections, settings) = resolved
+        case .failure(let problems): return .failure(problems)
+        }
+        var scenario = Scenario(
+            name: file.name,
+            description: file.description ?? parent?.description ?? "",
+            model: model,
+            directory: file.directory,
+            ancestors: parent.map { [$0.name] + $0.ancestors } ?? [],
+            clock: file.clock ?? parent?.clock ?? .default,
+            seed: (parent?.seed ?? [:]).merging(file.seed) { _, child in child },
+            routes: routes,
+            unmatched: file.unmatched ?? parent?.unmatched ?? .connectionRefused,
+            network: network,
+            keyValueStore: file.keyValueStore ?? parent?.keyValueStore ?? .memory,
+            random: file.random ?? parent?.random ?? .default,
+            services: settings)
+        scenario.serviceSections = sections
+        return .success(scenario)
+    }
+
+    /// Each team service's setting: `live`, or its fake's state decoded from this file's section merged over the
+    /// parent's (or over the initial state), with every problem placed in the file that wrote it.
+    private func resolveServices(_ file: ScenarioFile, parent: Scenario?)
+        -> Result<(sections: [String: LocatedValue], settings: [String: ServiceSetting]), Problems> {
         var sections = parent?.serviceSections ?? [:]
         var settings: [String: ServiceSetting] = [:]
         var problems: [ScenarioProblem] = []
@@ -136,23 +163,7 @@ struct ExtendsResolver {
                 }
             }
         }
-        if !problems.isEmpty { return .failure(Problems(list: problems)) }
-        var scenario = Scenario(
-            name: file.name,
-            description: file.description ?? parent?.description ?? "",
-            model: model,
-            directory: file.directory,
-            ancestors: parent.map { [$0.name] + $0.ancestors } ?? [],
-            clock: file.clock ?? parent?.clock ?? .default,
-            seed: (parent?.seed ?? [:]).merging(file.seed) { _, child in child },
-            routes: routes,
-            unmatched: file.unmatched ?? parent?.unmatched ?? .connectionRefused,
-            network: network,
-            keyValueStore: file.keyValueStore ?? parent?.keyValueStore ?? .memory,
-            random: file.random ?? parent?.random ?? .default,
-            services: settings)
-        scenario.serviceSections = sections
-        return .success(scenario)
+        return problems.isEmpty ? .success((sections, settings)) : .failure(Problems(list: problems))
     }
 
     /// The service's initial state as a section, so a scenario's section need only say what differs from it.
