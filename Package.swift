@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "Systemd", targets: ["Systemd"]),
         .library(name: "ScenarioClient", targets: ["ScenarioClient"]),
         .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
+        // `swift package package-daemon --product NAME`: a team's daemon as a .deb and an OCI image.
+        .plugin(name: "PackageDaemon", targets: ["PackageDaemon"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -107,6 +109,10 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
+        // Packaging: builds a daemon product and runs scripts/package-daemon on it.
+        .plugin(name: "PackageDaemon", capability: .command(
+            intent: .custom(verb: "package-daemon", description: "Build a daemon product and package it as a Debian package and an OCI image"),
+            permissions: [.writeToPackageDirectory(reason: "The .deb and the OCI image archive are written to .build/package")])),
         // The shipped daemon: the two example Models, registered in main and nowhere else.
         .executableTarget(name: "scenariod", dependencies: ["ScenarioDaemon", "FeedReader", "Ratings"]),
         // The client; `validate` asks a daemon executable (`--check`), which knows its own Models.

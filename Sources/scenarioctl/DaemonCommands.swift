@@ -2,6 +2,7 @@ import ArgumentParser
 import ControlAPI
 import Foundation
 import ScenarioClient
+import Services
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show the daemon's health and its sessions.")
@@ -18,6 +19,37 @@ struct Status: AsyncParsableCommand {
                   scenarios: \(health.scenarios) valid
                    sessions: \(health.sessions)\(health.defaultSession.map { " (default: \($0))" } ?? "")
                 """
+            }
+        }
+    }
+}
+
+struct Wait: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Wait until the daemon answers on its socket (a container's or a CI job's first step), then print its status line.")
+    @OptionGroup var options: ClientOptions
+    @Option(help: ArgumentHelp("How long to wait at most (e.g. 30s).", valueName: "duration"),
+            transform: { text in
+                guard let duration = DurationText.parse(text) else {
+                    throw ValidationError("'\(text)' is not a duration; write a number and a unit such as 30s.")
+                }
+                return duration
+            })
+    var upTo: Duration = .seconds(30)
+
+    func run() async throws {
+        let deadline = ContinuousClock.now + upTo
+        try await options.run { client in
+            while true {
+                do {
+                    let health = try await client.health()
+                    print("\(health.daemon ?? "scenariod") \(health.version) at \(client.socketPath): \(health.status)")
+                    return
+                } catch let error as ScenarioClientError {
+                    // Not there yet, or not answering yet: try again until the deadline, then say why.
+                    guard case .daemonUnreachable = error, ContinuousClock.now < deadline else { throw error }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
             }
         }
     }

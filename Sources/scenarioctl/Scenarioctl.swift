@@ -14,7 +14,7 @@ struct Scenarioctl: AsyncParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [
-            Status.self, Scenarios.self, ScenarioCommand.self, Validate.self, Reload.self, Models.self, Actions.self,
+            Status.self, Wait.self, Scenarios.self, ScenarioCommand.self, Validate.self, Reload.self, Models.self, Actions.self,
             SessionCommand.self, Do.self, State.self, Clock.self, KeyValue.self, ServiceCommand.self, Requests.self, Record.self, Watch.self,
         ])
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// The docs' code examples are excerpts of code that runs: each fenced swift or python block must appear verbatim
-/// in a test or source file of the repository, so an example cannot go stale without failing this test.
+/// The docs' code examples are excerpts of code that runs: each fenced swift, python or sh block must appear
+/// verbatim in a test, source or test script of the repository, so an example cannot go stale without failing this
+/// test.
 @Suite struct DocumentationExamplesTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -15,10 +16,11 @@ import Testing
             let heading = try #require(text.range(of: "\n## \(parts[1])\n"), "\(parts[0]) has no section '\(parts[1])'")
             text = text[heading.upperBound...].components(separatedBy: "\n## ")[0]
         }
-        let blocks = text.matches(of: /```(swift|python)\n(.*?)```/.dotMatchesNewlines()).map { (String($0.1), String($0.2)) }
+        let blocks = text.matches(of: /```(swift|python|sh)\n(.*?)```/.dotMatchesNewlines()).map { (String($0.1), String($0.2)) }
         #expect(blocks.count >= 2)
         let folders = ["Tests/ExampleSuiteTests", "Tests/python", "Sources", "Examples/TodoDaemon/Sources", "Examples/TodoDaemon/Tests"]
-        let manifests = try ["Examples/TodoDaemon/Package.swift"].map {
+        // The test scripts run the shell examples (scripts/test the packaging command, for one).
+        let manifests = try ["Examples/TodoDaemon/Package.swift", "scripts/test"].map {
             try String(contentsOf: Self.repository.appendingPathComponent($0), encoding: .utf8)
         }
         let sources = try folders.flatMap { try files(under: $0) } + manifests

@@ -2,12 +2,15 @@
 # The systemd integration test: the .deb installed into a minimal Debian bookworm root, booted for real with
 # systemd-nspawn (never systemd against the host's root), and checked from outside with nsenter.
 #
-# Usage: Tests/Integration/systemd-nspawn.sh PATH/TO/scenariod_VERSION_amd64.deb
+# Usage: Tests/Integration/systemd-nspawn.sh PATH/TO/scenariod_VERSION_amd64.deb [PATH/TO/todod_VERSION_amd64.deb]
+# The second, a team's daemon packaged by package-daemon (Examples/TodoDaemon's todod), is installed beside
+# scenariod's and checked the same way.
 # The root is debootstrapped once into $SCENARIOD_TEST_CACHE/bookworm (default /var/cache/scenariod-test) and
 # reused while it boots; the container boots it with --volatile=overlay, so the cached root is never changed.
 # Everything started is stopped and removed at the end. Prints one line per check and closes with "N passed, N failed".
 set -uo pipefail
 deb=$(realpath "$1")
+team_deb=${2:+$(realpath "$2")}
 cache=${SCENARIOD_TEST_CACHE:-/var/cache/scenariod-test}/bookworm
 machine=scenariod-test-$$
 source "$(dirname "$0")/check.sh"
@@ -53,7 +56,7 @@ in_container() { nsenter -t "$leader" -a "$@"; }
 boot() { # boots the root; succeeds once its systemd says running (or degraded)
     remove_nspawn_leftovers
     systemd-nspawn -D "$cache" --volatile=overlay --register=no --keep-unit --private-network --machine="$machine" \
-        --bind-ro="$deb:/root/scenariod.deb" -b >/tmp/"$machine".console 2>&1 &
+        --bind-ro="$deb:/root/scenariod.deb" ${team_deb:+--bind-ro="$team_deb:/root/todod.deb"} -b >/tmp/"$machine".console 2>&1 &
     nspawn=$!
     for _ in $(seq 200); do
         leader=$(ps --ppid "$nspawn" -o pid= | head -1 | tr -d ' ')
@@ -189,6 +192,32 @@ echo "     $security"
 exposure=$(sed -E 's/.*: ([0-9.]+) .*/\1/' <<<"$security")
 check "systemd-analyze security rates it SAFE, exposure $exposure <= 1.0" \
     sh -c "echo '$security' | grep -q SAFE && awk 'BEGIN { exit !($exposure <= 1.0) }'"
+
+# --- a team's daemon, packaged by package-daemon, beside scenariod -------------------------------------------------
+if [ -n "$team_deb" ]; then
+    check "apt-get install ./todod.deb beside scenariod" in_container sh -c 'cd /root && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./todod.deb'
+    check "the todod group exists" in_container getent group todod
+    check "systemctl start todod@todo-due-soon" in_container systemctl start todod@todo-due-soon
+    check "it is active" in_container systemctl is-active --quiet todod@todo-due-soon
+    check "scenarioctl reaches it through /run/todod/todo-due-soon/control.sock" \
+        sh -c "nsenter -t $leader -a scenarioctl status --socket /run/todod/todo-due-soon/control.sock | grep -q '^todod 1.0.0 at'"
+    check "an action through the socket, and the team's service through the API" \
+        sh -c "nsenter -t $leader -a scenarioctl do add title=Ship dueInMinutes=5 --socket /run/todod/todo-due-soon/control.sock | grep -q todo-3 && nsenter -t $leader -a scenarioctl service --socket /run/todod/todo-due-soon/control.sock | grep -q '^notifications *fake'"
+    team_fields=$(in_container journalctl -u todod@todo-due-soon SYSLOG_IDENTIFIER=todod -o json --no-pager)
+    team_journal() { grep -q '"SCENARIO":"todo-due-soon"' <<<"$team_fields" && grep -q '"MODEL":"TodoList"' <<<"$team_fields"; }
+    check "its journal entries carry SYSLOG_IDENTIFIER=todod, its scenario and its Model" team_journal
+    check "its man page is installed" in_container test -s /usr/share/man/man8/todod.8.gz
+    team_verify=$(in_container systemd-analyze verify /lib/systemd/system/todod@.service /lib/systemd/system/todod@.socket 2>&1)
+    check "systemd-analyze verify of todod's units prints nothing" test -z "$team_verify"
+    [ -n "$team_verify" ] && echo "$team_verify" | sed 's/^/     /'
+    team_security=$(in_container systemd-analyze security todod@todo-due-soon.service 2>&1 | grep 'Overall exposure level')
+    echo "     $team_security"
+    team_exposure=$(sed -E 's/.*: ([0-9.]+) .*/\1/' <<<"$team_security")
+    check "systemd-analyze security rates todod SAFE, exposure $team_exposure <= 1.0" \
+        sh -c "echo '$team_security' | grep -q SAFE && awk 'BEGIN { exit !($team_exposure <= 1.0) }'"
+    check "systemctl stop todod@todo-due-soon exits 0" \
+        sh -c "nsenter -t $leader -a systemctl stop todod@todo-due-soon && test \"\$(nsenter -t $leader -a systemctl show -p ExecMainStatus --value todod@todo-due-soon)\" = 0"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
