@@ -21,6 +21,8 @@ struct APIError: Error {
         case .invalidScenario: .unprocessableContent
         case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey, .invalidServiceState: .badRequest
         case .storeFailed, .saveFailed: .serviceUnavailable
+        // The client side holds too much open; it can free some (429 rather than 503: the daemon is healthy).
+        case .tooManySessions, .tooManySubscribers: .tooManyRequests
         }
         self.init(status, error.code.rawValue, error.message)
     }

@@ -10,7 +10,7 @@ public import ScenarioHost
 /// caller's process. ScenarioTesting's in-process mode drives a scenario through it in microseconds, as
 /// HummingbirdTesting's router mode tests an application without a server.
 public struct ControlResponder: Sendable {
-    private let responder: Router<BasicRequestContext>.Responder
+    private let responder: Router<ControlRequestContext>.Responder
     private let logger: Logger
 
     /// Creates the API over `host`.
@@ -30,7 +30,8 @@ public struct ControlResponder: Sendable {
         if body != nil { head.headerFields[.contentType] = "application/json" }
         let request = Request(head: head, body: RequestBody(buffer: ByteBuffer(bytes: body ?? Data())))
         // Routes read only the logger and path parameters from their context; no connection stands behind it.
-        let context = BasicRequestContext(source: .init(channel: EmbeddedChannel(), logger: logger))
+        var context = ControlRequestContext(source: .init(channel: EmbeddedChannel(), logger: logger))
+        context.connection = nil
         let response: Response
         do {
             response = try await responder.respond(to: request, context: context)

@@ -18,7 +18,7 @@ extension ControlRoutes {
         }
         router.get("/v1/sessions/:session/events") { _, context in
             let session = try await session(context)
-            return EventStream.response(for: session)
+            return try await EventStream.response(for: session, connection: context.connection)
         }
     }
 

@@ -10,7 +10,7 @@ struct ControlRoutes: Sendable {
     let configuration: ControlConfiguration
 
     /// A router with every route and the error middleware.
-    func makeRouter() -> Router<BasicRequestContext> {
+    func makeRouter() -> Router<ControlRequestContext> {
         let endpoints = EndpointRouter()
         addDaemonRoutes(to: endpoints)
         addScenarioRoutes(to: endpoints)
@@ -39,12 +39,12 @@ struct ControlRoutes: Sendable {
     }
 
     /// The session named in the path.
-    func session(_ context: BasicRequestContext) async throws -> Session {
+    func session(_ context: ControlRequestContext) async throws -> Session {
         try await host.session(try parameter("session", of: context))
     }
 
     /// A path parameter, percent-decoded (Hummingbird hands them over as sent), so `a%2Fb` is the key `a/b`.
-    func parameter(_ name: String, of context: BasicRequestContext) throws -> String {
+    func parameter(_ name: String, of context: ControlRequestContext) throws -> String {
         let raw = try context.parameters.require(name)
         guard let decoded = raw.removingPercentEncoding else {
             throw APIError(.badRequest, "invalidRequest", "the \(name) '\(raw.prefix(80))' in the path is not valid percent-encoding.")

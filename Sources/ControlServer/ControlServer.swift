@@ -65,7 +65,7 @@ public struct ControlServer: Service, CustomStringConvertible {
         let access = routes.configuration.access
         let requestTimeout = TimeAmount(routes.configuration.requestTimeout)
         let http = HTTP1Channel(responder: { request, responseWriter, channel in
-            let context = BasicRequestContext(source: .init(channel: channel, logger: logger))
+            let context = ControlRequestContext(source: .init(channel: channel, logger: logger))
             let mutating = request.method != .get && request.method != .head
             // The kernel's word on who is calling, asked only when it matters: an allow-list or a change to audit.
             let peer = access.isRestricted || mutating ? await PeerCredentials.of(channel) : nil
@@ -84,7 +84,7 @@ public struct ControlServer: Service, CustomStringConvertible {
                     response = try await responder.respond(to: request, context: context)
                 } catch {
                     // The error middleware answers everything; this is the last resort.
-                    var last = APIErrorMiddleware<BasicRequestContext>.apiError(for: error, request: request)
+                    var last = APIErrorMiddleware<ControlRequestContext>.apiError(for: error, request: request)
                     last.status = .internalServerError
                     response = last.response
                 }
@@ -97,8 +97,9 @@ public struct ControlServer: Service, CustomStringConvertible {
         // allow-list every request must reach the peer check, so then every request goes to the router.
         let setUp = { @Sendable (channel: any Channel) -> EventLoopFuture<HTTP1Channel.Value> in
             http.setup(channel: channel, logger: logger).flatMapThrowing { value in
-                guard !access.isRestricted else { return value }
                 let pipeline = channel.pipeline.syncOperations
+                try pipeline.addHandler(ClientGoneWatch(eventLoop: channel.eventLoop), position: .first)
+                guard !access.isRestricted else { return value }
                 try pipeline.addHandler(SettledStateResponder(states: settledStates),
                                         position: .after(try pipeline.handler(type: HTTPConnectionStateHandler.self)))
                 return value

@@ -6,7 +6,7 @@ import Hummingbird
 /// told which methods each path has: a known path asked with another method answers 405 with `Allow`, where
 /// Hummingbird alone would say 404 as if the path did not exist.
 final class EndpointRouter {
-    typealias Handler = @Sendable (Request, BasicRequestContext) async throws -> Response
+    typealias Handler = @Sendable (Request, ControlRequestContext) async throws -> Response
 
     private var endpoints: [(method: HTTPRequest.Method, path: String, handler: Handler)] = []
 
@@ -16,10 +16,10 @@ final class EndpointRouter {
     func delete(_ path: String, use handler: @escaping Handler) { endpoints.append((.delete, path, handler)) }
 
     /// The router serving every endpoint added, behind the error middleware.
-    func makeRouter() -> Router<BasicRequestContext> {
+    func makeRouter() -> Router<ControlRequestContext> {
         var table = EndpointTable()
         for endpoint in endpoints { table.add(endpoint.method, endpoint.path) }
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: ControlRequestContext.self)
         router.add(middleware: APIErrorMiddleware(endpoints: table))
         for endpoint in endpoints {
             router.on(RouterPath(endpoint.path), method: endpoint.method, use: endpoint.handler)

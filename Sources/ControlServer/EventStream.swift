@@ -9,12 +9,14 @@ import Services
 /// A session's events as server-sent events: `event: NAME` and `data: JSON` per event, the current state first.
 /// The stream ends when the session is deleted, the client goes away, or the daemon shuts down.
 enum EventStream {
-    static func response(for session: Session) -> Response {
-        Response(
+    /// - Parameter connection: The client's connection; the stream ends when the client goes away.
+    /// - Throws: ``HostError`` `.tooManySubscribers` before anything is sent, so the client gets a plain refusal.
+    static func response(for session: Session, connection: (any Channel)?) async throws(HostError) -> Response {
+        let events = untilGone(try await session.eventStream(), connection: connection)
+        return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
             body: ResponseBody { writer in
-                let events = await session.eventStream()
                 if let state = try? await session.state() {
                     try await writer.write(frame(.stateChanged, json: state.jsonData))
                 }
@@ -29,6 +31,21 @@ enum EventStream {
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// `events` relayed until the client of `connection` goes away. The writer cannot leave its task, so the
+    /// relay ends the stream it reads; ending it cancels the relay, which gives back the session's stream.
+    private static func untilGone(_ events: AsyncStream<SessionEvent>, connection: (any Channel)?) -> AsyncStream<SessionEvent> {
+        guard let connection else { return events }
+        // The same bound as the session's streams: a slow reader loses the oldest events.
+        let (relayed, sink) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(1_024))
+        let relay = Task {
+            for await event in events { sink.yield(event) }
+            sink.finish()
+        }
+        sink.onTermination = { _ in relay.cancel() }
+        ClientGoneWatch.future(of: connection).whenComplete { _ in sink.finish() }
+        return relayed
     }
 
     static func frame(_ name: EventName, _ data: some Encodable) -> ByteBuffer {

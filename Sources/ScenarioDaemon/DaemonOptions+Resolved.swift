@@ -33,6 +33,14 @@ extension DaemonOptions {
         return timeout
     }
 
+    func resolvedLimits() throws -> HostLimits {
+        for (flag, value) in [("--max-sessions", maxSessions), ("--max-subscribers-per-session", maxSubscribersPerSession),
+                              ("--max-subscribers", maxSubscribers)] where value < 1 {
+            throw ValidationError("\(flag) \(value) must be at least 1.")
+        }
+        return HostLimits(sessions: maxSessions, subscribersPerSession: maxSubscribersPerSession, subscribers: maxSubscribers)
+    }
+
     func resolvedStateDirectory(name: String) -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let stateDirectory { return URL(fileURLWithPath: stateDirectory) }

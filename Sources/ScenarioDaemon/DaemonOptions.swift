@@ -47,6 +47,18 @@ public struct DaemonOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Close a connection that sends no complete request head for this long (idle or dripping).", valueName: "duration"))
     public var requestTimeout: String = "30s"
 
+    /// Sessions clients may hold open at once; past it, creating one is refused with 429 `tooManySessions`.
+    @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Refuse to open more sessions than this at once (429 tooManySessions).", valueName: "n"))
+    public var maxSessions: Int = HostLimits.default.sessions
+
+    /// Event streams one session may have open at once; past it, 429 `tooManySubscribers`.
+    @Option(name: .customLong("max-subscribers-per-session"), help: ArgumentHelp("Refuse more event streams of one session than this (429 tooManySubscribers).", valueName: "n"))
+    public var maxSubscribersPerSession: Int = HostLimits.default.subscribersPerSession
+
+    /// Event streams open across all sessions; past it, 429 `tooManySubscribers`.
+    @Option(name: .customLong("max-subscribers"), help: ArgumentHelp("Refuse more event streams in all than this (429 tooManySubscribers).", valueName: "n"))
+    public var maxSubscribers: Int = HostLimits.default.subscribers
+
     /// Stop when the process that started the daemon exits (for test runs).
     @Flag(name: .customLong("exit-with-parent"), help: "Stop when the process that started the daemon exits (for test runs).")
     public var exitWithParent = false

@@ -73,13 +73,14 @@ public struct DaemonService: Service, CustomStringConvertible {
         // Flags are checked before anything is opened (a default session may open a database or a network client).
         let access = try options.resolvedAccessPolicy()
         let requestTimeout = try options.resolvedRequestTimeout()
+        let limits = try options.resolvedLimits()
 
         let state = options.resolvedStateDirectory(name: name)
         let directories = options.resolvedScenarioDirectories(name: name) + options.recordingsDirectory(in: state, logger: logger)
         let catalog = ScenarioCatalog.load(from: directories, models: models.names, services: models.services)
         ScenarioReloader.logProblems(of: catalog, logger: logger)
         let host = ScenarioHost(catalog: catalog, models: models, journalCapacity: options.journalCapacity,
-                                stateDirectory: state, logger: logger)
+                                stateDirectory: state, limits: limits, logger: logger)
 
         if let scenario = options.scenario {
             do {

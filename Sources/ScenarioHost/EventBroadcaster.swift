@@ -7,18 +7,39 @@ final class EventBroadcaster: Sendable {
     static let bufferSize = 1_024
 
     private let streams = Mutex<(next: Int, open: [Int: AsyncStream<SessionEvent>.Continuation])>((0, [:]))
+    private let limit: Int
+    private let allStreams: SubscriberCount
+
+    /// - Parameters:
+    ///   - limit: Streams this session may have open at once.
+    ///   - allStreams: The streams open across the host, with their limit.
+    init(limit: Int, allStreams: SubscriberCount) {
+        self.limit = limit
+        self.allStreams = allStreams
+    }
 
     /// A new stream of the events published from now on.
-    func subscribe() -> AsyncStream<SessionEvent> {
+    /// - Throws: ``HostError`` `.tooManySubscribers` past this session's limit or the host's.
+    func subscribe(session: String) throws(HostError) -> AsyncStream<SessionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferSize))
-        let id = streams.withLock { state in
-            defer { state.next += 1 }
-            state.open[state.next] = continuation
-            return state.next
+        let claimed: Result<Void, HostError> = streams.withLock { state in
+            guard state.open.count < limit else {
+                return .failure(HostError(.tooManySubscribers, "session '\(session)' has \(limit) event streams open, its limit; close one (or raise the daemon's --max-subscribers-per-session) and try again."))
+            }
+            guard allStreams.claim() else {
+                return .failure(HostError(.tooManySubscribers, "\(allStreams.limit) event streams are open across all sessions, the limit; close one (or raise the daemon's --max-subscribers) and try again."))
+            }
+            let id = state.next
+            state.next += 1
+            // Set before the stream is reachable, so the count is given back however the stream ends.
+            continuation.onTermination = { [weak self, allStreams] _ in
+                _ = self?.streams.withLock { $0.open.removeValue(forKey: id) }
+                allStreams.release()
+            }
+            state.open[id] = continuation
+            return .success(())
         }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.streams.withLock { $0.open.removeValue(forKey: id) }
-        }
+        try claimed.get()
         return stream
     }
 
@@ -37,4 +58,23 @@ final class EventBroadcaster: Sendable {
             continuation.finish()
         }
     }
+}
+
+/// The event streams open across a host's sessions, counted against its limit.
+final class SubscriberCount: Sendable {
+    let limit: Int
+    private let open = Mutex(0)
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Counts one more stream; false when the limit is reached.
+    func claim() -> Bool {
+        open.withLock { open in
+            guard open < limit else { return false }
+            open += 1
+            return true
+        }
+    }
+
+    func release() { open.withLock { $0 -= 1 } }
 }

@@ -23,6 +23,8 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownService
         case serviceIsLive
         case invalidServiceState
+        case tooManySessions
+        case tooManySubscribers
     }
 
     /// What kind of refusal this is.

@@ -13,10 +13,13 @@ public actor ScenarioHost {
     public nonisolated let journalCapacity: Int
     /// Where recorded scenarios are saved; nil when the daemon has no state directory.
     public nonisolated let recordingsDirectory: URL?
+    /// How many sessions and event streams clients may hold open.
+    public nonisolated let limits: HostLimits
     /// The states of settled sessions, for reading without a hop onto any actor.
     public nonisolated let settledStates = SettledStates()
     private let logger: Logger
     private let durableStores: DurableStores
+    private let subscribers: SubscriberCount
 
     private var sessions: [String: Session] = [:]
     private var generatedCount = 0
@@ -27,10 +30,13 @@ public actor ScenarioHost {
     ///   - models: The Models scenarios may name.
     ///   - journalCapacity: How many requests each session's journal keeps.
     ///   - stateDirectory: Where durable stores (`stores/`) and recorded scenarios (`scenarios/`) live; nil for none.
+    ///   - limits: How many sessions and event streams clients may hold open.
     ///   - logger: Where sessions log actions, requests and clock moves (with `scenario`, `session`, `model` metadata).
     public init(catalog: ScenarioCatalog, models: ModelRegistry, journalCapacity: Int = RequestJournal.defaultCapacity,
-                stateDirectory: URL? = nil,
+                stateDirectory: URL? = nil, limits: HostLimits = .default,
                 logger: Logger = Logger(label: "scenariod.host", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.limits = limits
+        self.subscribers = SubscriberCount(limit: limits.subscribers)
         self.catalog = catalog
         self.durableStores = DurableStores(stateDirectory: stateDirectory)
         self.recordingsDirectory = stateDirectory.map(Self.recordings(in:))
@@ -72,8 +78,12 @@ public actor ScenarioHost {
     ///   - scenarioName: The scenario to run.
     ///   - id: A client-chosen id (letters, digits, `.`, `_`, `-`; at most 64), or nil for `<scenario>-<n>`.
     /// - Returns: the session, settled in its scenario's start state.
+    /// - Throws: ``HostError`` naming what is wrong; `.tooManySessions` when ``HostLimits/sessions`` are open.
     @discardableResult
     public func createSession(of scenarioName: String, id: String? = nil) async throws(HostError) -> Session {
+        guard sessions.count < limits.sessions else {
+            throw HostError(.tooManySessions, "\(sessions.count) sessions are open, the limit; delete sessions that are done (DELETE /v1/sessions/ID, scenarioctl session rm ID) or raise the daemon's --max-sessions.")
+        }
         let scenario = try scenario(named: scenarioName)
         guard let makeDriver = models.factory(for: scenario.model) else {
             throw HostError(.invalidScenario, "scenario '\(scenarioName)' names the model '\(scenario.model)', which this host does not run.")
@@ -92,7 +102,8 @@ public actor ScenarioHost {
             sessionID = "\(scenarioName)-\(generatedCount)"
         }
         let session = Session(id: sessionID, scenario: scenario, journalCapacity: journalCapacity, makeDriver: makeDriver,
-                              services: models.services, durableStores: durableStores, settledStates: settledStates, logger: logger)
+                              services: models.services, durableStores: durableStores, settledStates: settledStates,
+                              events: EventBroadcaster(limit: limits.subscribersPerSession, allStreams: subscribers), logger: logger)
         // Registered before it starts, so a concurrent create with the same id is refused.
         sessions[sessionID] = session
         do {

@@ -19,7 +19,7 @@ public actor Session {
     private let serviceDefinitions: [ServiceDefinition]
     private let durableStores: DurableStores
     private let settledStates: SettledStates
-    private let events = EventBroadcaster()
+    private let events: EventBroadcaster
     private var runtime: SessionRuntime?
     private var journal: RequestJournal
     /// The state versions of the team services' fakes last published, by name.
@@ -40,7 +40,8 @@ public actor Session {
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
-         services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, logger: Logger) {
+         services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster, logger: Logger) {
+        self.events = events
         self.serviceDefinitions = services
         self.settledStates = settledStates
         self.durableStores = durableStores
@@ -337,8 +338,9 @@ public actor Session {
     }
 
     /// A stream of this session's events from now on; it ends when the session is deleted.
-    public func eventStream() async -> AsyncStream<SessionEvent> {
-        let stream = events.subscribe()
+    /// - Throws: ``HostError`` `.tooManySubscribers` past the host's limits (``HostLimits``).
+    public func eventStream() async throws(HostError) -> AsyncStream<SessionEvent> {
+        let stream = try events.subscribe(session: id)
         // From now on a change must be told from the state the watcher starts from.
         if lastState == nil, let state = try? await live().model.state(), lastState == nil { lastState = state }
         return stream

@@ -112,7 +112,7 @@ import Testing
 
     @Test func eventsReportStateChangesRequestsAndClockMovesInOrder() async throws {
         let session = try await host.createSession(of: "feed-updates")
-        let events = await session.eventStream()
+        let events = try await session.eventStream()
         try await session.advanceClock(by: .seconds(15 * 60))
         try await host.deleteSession(session.id)
 

@@ -14,10 +14,10 @@ let shippedScenarios = URL(fileURLWithPath: #filePath)
 let shippedModels = ModelRegistry([FeedReader.self, Ratings.self])
 
 /// A host over the shipped scenarios with the shipped Models.
-func makeHost(journalCapacity: Int = RequestJournal.defaultCapacity) -> ScenarioHost {
+func makeHost(journalCapacity: Int = RequestJournal.defaultCapacity, limits: HostLimits = .default) -> ScenarioHost {
     let models = shippedModels
     return ScenarioHost(catalog: ScenarioCatalog.load(from: [shippedScenarios], models: models.names),
-                        models: models, journalCapacity: journalCapacity)
+                        models: models, journalCapacity: journalCapacity, limits: limits)
 }
 
 /// A state decoded into a test's own type: what a client of the Model sees.
