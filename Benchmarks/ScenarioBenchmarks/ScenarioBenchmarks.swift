@@ -4,6 +4,7 @@ import Benchmark
 /// references and reads their percentiles; the benchmark names are what it looks for, so keep them stable.
 let benchmarks: @Sendable () -> Void = {
     sessionBenchmarks()
+    testOverheadBenchmarks()
     feedReloadBenchmarks()
     networkExchangeBenchmarks()
     controlRequestBenchmarks()

@@ -7,6 +7,7 @@ import subprocess
 
 NAMES = {
     "session": "session: create offline-demo + first action",
+    "test": "test: withScenario create + action + state + delete, in process",
     "reload_fake": "reload: FeedReader, fake network",
     "reload_live": "reload: FeedReader, live network to nginx",
     "exchange_fake": "exchange: fake network",

@@ -31,6 +31,7 @@ http {{
         listen unix:{prefix}/nginx.sock;
         listen 127.0.0.1:{port};
         root {prefix}/www;
+        {locations}
     }}
 }}
 """
@@ -43,9 +44,10 @@ def free_port():
 
 
 class Nginx:
-    """nginx serving `files` (URL path → bytes) on `socket` and on http://127.0.0.1:`port`."""
+    """nginx serving `files` (URL path → bytes) on `socket` and on http://127.0.0.1:`port`; `locations` are added
+    to its server block."""
 
-    def __init__(self, prefix: pathlib.Path, files: dict):
+    def __init__(self, prefix: pathlib.Path, files: dict, locations=()):
         self.prefix = prefix
         self.port = free_port()
         self.socket = str(prefix / "nginx.sock")
@@ -54,7 +56,7 @@ class Nginx:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(body)
         (prefix / "tmp").mkdir(parents=True, exist_ok=True)
-        (prefix / "nginx.conf").write_text(CONFIG.format(prefix=prefix, port=self.port))
+        (prefix / "nginx.conf").write_text(CONFIG.format(prefix=prefix, port=self.port, locations="\n        ".join(locations)))
         self.process = None
 
     @property

@@ -18,6 +18,7 @@ import daemon as daemon_module
 import inprocess
 import load
 import nginx as nginx_module
+import pertest
 import report
 import sessions
 import startup
@@ -47,16 +48,41 @@ def build_daemon(work: pathlib.Path):
     return str(binary)
 
 
-def state_body(binary, work):
-    """The exact bytes the control API answers for the default session's state, for nginx to serve."""
+def probe_bodies(binary, work):
+    """The exact bytes the control API answers, for nginx to serve: the default session's state, and a test's
+    four steps (pertest)."""
     probe = daemon_module.Daemon(binary, REPOSITORY, work / "probe").start()
     try:
         connection = probe.connection()
         connection.request("GET", STATE_PATH)
         response = connection.getresponse()
-        return response.read()
+        return {STATE_PATH: response.read(), **pertest.floor_files(probe)}
     finally:
         probe.stop()
+
+
+def test_overhead_rows(binary, work, nginx, seconds, in_process_p50):
+    """A test's four requests over the socket at 1 and 16 clients, beside nginx answering them from files."""
+    say(f"== a test's whole overhead: create + action + state + delete over the socket vs nginx ({seconds} s each)")
+    client = pertest.build(work)
+    daemon = daemon_module.Daemon(binary, REPOSITORY, work / "pertest").start()
+    rows = []
+    try:
+        for clients in (1, 16):
+            ours = pertest.run(client, daemon.socket, clients, seconds)
+            floor = pertest.run(client, nginx.socket, clients, seconds, floor=True)
+            say(f"  {clients:2} client(s): scenariod p50 {ours['p50_us']:.0f} µs, p99 {ours['p99_us']:.0f} µs "
+                f"({ours['tests']:,} tests); nginx p50 {floor['p50_us']:.0f} µs, p99 {floor['p99_us']:.0f} µs")
+            plural = "s" if clients > 1 else ""
+            for percentile in ("p50", "p99"):
+                rows.append(Row(f"A test over the socket (create + action + state + delete), {clients} client{plural}, {percentile}",
+                                fmt_us(ours[f"{percentile}_us"]), f"nginx, same 4 requests from files {fmt_us(floor[f'{percentile}_us'])}",
+                                ratio(ours[f"{percentile}_us"], floor[f"{percentile}_us"]), "reported", None))
+    finally:
+        daemon.stop()
+    rows.append(Row("A test in process (ScenarioTesting withScenario, same 4 steps, p50)", fmt_us(in_process_p50),
+                    f"over the socket, 1 client {rows[0].measured}", "—", "reported", None))
+    return rows
 
 
 def throughput_rows(binary, work, nginx, seconds, rounds):
@@ -194,12 +220,14 @@ def main():
         work = pathlib.Path(temporary)
         work.chmod(0o755)  # nginx's workers read its files
         binary = build_daemon(work)
-        nginx = nginx_module.Nginx(work / "nginx", {STATE_PATH: state_body(binary, work), "/feed.json": FEED_FIXTURE.read_bytes()})
+        nginx = nginx_module.Nginx(work / "nginx", {**probe_bodies(binary, work), "/feed.json": FEED_FIXTURE.read_bytes()},
+                                   locations=[pertest.NGINX_LOCATION])
         nginx.start()
         try:
             say("== in-process benchmarks: swift package benchmark (the first run builds them in release: minutes)")
             figures = inprocess.run(REPOSITORY, work / "inprocess", nginx.origin, work / "inprocess.log")
             rows = throughput_rows(binary, work, nginx, seconds, rounds)
+            rows += test_overhead_rows(binary, work, nginx, seconds, figures["test"]["wallClock"][50])
         finally:
             nginx.stop()
         rows += startup_rows(binary, work, runs)

@@ -1,0 +1,23 @@
+import Benchmark
+import Foundation
+import FeedReader
+import Ratings
+import ScenarioClient
+import ScenarioTesting
+
+/// What one test pays in ScenarioTesting's in-process mode: open a session of offline-demo, perform an action,
+/// read the state, delete the session — the same four steps the harness times over the socket.
+func testOverheadBenchmarks() {
+    Benchmark("test: withScenario create + action + state + delete, in process", configuration: .perOperation) { benchmark, daemon in
+        do {
+            try await withScenario("offline-demo", daemon: daemon) { session in
+                try await session.perform("reload")
+                _ = try await session.client.state(session: session.id)
+            }
+        } catch {
+            benchmark.error("\(error)")
+        }
+    } setup: {
+        try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
+    }
+}
