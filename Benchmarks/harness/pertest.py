@@ -19,7 +19,7 @@ NGINX_LOCATION = "location /floor/ { error_page 405 =200 $uri; }"
 
 
 def build(directory: pathlib.Path):
-    binary = directory / "pertest"
+    binary = directory / "pertest-client"
     subprocess.run(["gcc", "-O2", "-pthread", "-o", str(binary), str(HERE / "pertest.c")], check=True)
     return str(binary)
 

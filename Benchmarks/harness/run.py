@@ -141,7 +141,8 @@ def memory_rows(binary, work, count, large_count):
     say(f"== idle sessions: {count:,} of offline-demo, then {large_count:,} of a scenario with a 1 MiB fixture")
     extra = work / "memory-scenarios"
     sessions.write_large_fixture_scenario(extra)
-    daemon = daemon_module.Daemon(binary, REPOSITORY, work / "memory", extra=["--scenarios", str(extra)]).start()
+    daemon = daemon_module.Daemon(binary, REPOSITORY, work / "memory", extra=["--scenarios", str(extra),
+                                                          "--max-sessions", str(count + large_count + 1)]).start()
     try:
         figures = sessions.measure(daemon, count, large_count, progress=say)
     finally:

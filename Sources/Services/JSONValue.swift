@@ -12,13 +12,16 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // The Decoder API cannot ask a value's kind, so each miss throws, and a thrown DecodingError (with its
+        // coding path and description) is what a JSONValue's decoding costs: the kinds states are made of come
+        // first. Numbers stay last, Int before Double, so `1` is `.int` and `1.5` is `.double`.
         if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int.self) { self = .int(value) }
-        else if let value = try? container.decode(Double.self) { self = .double(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([String: JSONValue].self) { self = .object(value) }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
         else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        else if let value = try? container.decode(Int.self) { self = .int(value) }
+        else { self = .double(try container.decode(Double.self)) }
     }
 
     public func encode(to encoder: any Encoder) throws {
