@@ -6,18 +6,25 @@ public struct HealthBody: Codable, Sendable, Hashable {
     public var version: String
     /// The daemon's name (`scenariod`, or a team's own daemon such as `todod`).
     public var daemon: String?
-    /// Valid scenarios loaded.
+    /// Scenarios loaded as their files are now, without problems.
     public var scenarios: Int
+    /// Scenarios whose files have problems and that serve the version last read without them.
+    public var scenariosServingLastGood: Int
+    /// Scenarios whose files have problems and that serve nothing.
+    public var invalidScenarios: Int
     /// Open sessions.
     public var sessions: Int
     /// The id of the daemon's default session (`--scenario`), when it has one.
     public var defaultSession: String?
 
-    public init(status: String = "ok", version: String, daemon: String? = nil, scenarios: Int, sessions: Int, defaultSession: String?) {
+    public init(status: String = "ok", version: String, daemon: String? = nil, scenarios: Int, scenariosServingLastGood: Int = 0,
+                invalidScenarios: Int = 0, sessions: Int, defaultSession: String?) {
         self.status = status
         self.version = version
         self.daemon = daemon
         self.scenarios = scenarios
+        self.scenariosServingLastGood = scenariosServingLastGood
+        self.invalidScenarios = invalidScenarios
         self.sessions = sessions
         self.defaultSession = defaultSession
     }

@@ -10,6 +10,8 @@ public struct ScenarioSummary: Codable, Sendable, Hashable {
     /// Each problem as `file:line:column: message`; empty when valid. A scenario whose file broke after it
     /// was loaded stays valid (the last good version keeps serving) and lists the new problems here.
     public var problems: [String]
+    /// True when the files have problems and sessions start from the version last read without them.
+    public var servingLastGood: Bool
 
     public init(name: String, description: String?, model: String?, valid: Bool, problems: [String]) {
         self.name = name
@@ -17,6 +19,7 @@ public struct ScenarioSummary: Codable, Sendable, Hashable {
         self.model = model
         self.valid = valid
         self.problems = problems
+        servingLastGood = valid && !problems.isEmpty
     }
 }
 
@@ -30,13 +33,46 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
         public var outcomes: Int
         /// True when matching requests go to the live network.
         public var live: Bool?
+        /// Each answer in turn (empty for a live route).
+        public var answers: [Answer]
+        /// After the last answer: `repeat` (the last again) or `cycle` (from the first).
+        public var afterLast: String
 
-        public init(name: String, method: String?, url: String?, outcomes: Int, live: Bool? = nil) {
+        public init(name: String, method: String?, url: String?, live: Bool? = nil, answers: [Answer], afterLast: String) {
             self.name = name
             self.method = method
             self.url = url
-            self.outcomes = outcomes
+            self.outcomes = answers.count
             self.live = live
+            self.answers = answers
+            self.afterLast = afterLast
+        }
+    }
+
+    /// One answer of a route: a status or a fault, after a delay on the session's clock.
+    public struct Answer: Codable, Sendable, Hashable {
+        /// The response's status, for a response.
+        public var status: Int?
+        /// The transport error instead of a response (`timeout`, `offline`, …).
+        public var fault: String?
+        /// How long the session's clock must move before it is delivered (`2s`); absent when at once.
+        public var delay: String?
+        /// For a causal route: the route (and how many of its answers) after which this answer applies.
+        public var after: String?
+
+        public init(status: Int? = nil, fault: String? = nil, delay: String? = nil, after: String? = nil) {
+            self.status = status
+            self.fault = fault
+            self.delay = delay
+            self.after = after
+        }
+
+        /// `200`, `503 after 2s`, `fault timeout`, `200 once post-rating answered`.
+        public var summary: String {
+            var text = status.map(String.init) ?? "fault \(fault ?? "?")"
+            if let delay { text += " after \(delay)" }
+            if let after { text += " once \(after) answered" }
+            return text
         }
     }
 
@@ -104,15 +140,21 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
 
 /// `POST /v1/scenarios/reload`: what the re-read found.
 public struct ReloadBody: Codable, Sendable, Hashable {
-    /// Valid scenarios after the reload.
+    /// Scenarios that loaded as their files are now, without problems.
     public var scenarios: Int
-    /// Scenarios with problems (each still serving its last good version, if it had one).
+    /// Scenarios with problems and no earlier version to serve: no session can start from them.
     public var invalid: [String]
+    /// Scenarios with problems that keep serving the version last read without them.
+    public var servingLastGood: [String]
 
-    public init(scenarios: Int, invalid: [String]) {
+    public init(scenarios: Int, invalid: [String], servingLastGood: [String]) {
         self.scenarios = scenarios
         self.invalid = invalid
+        self.servingLastGood = servingLastGood
     }
+
+    /// True when every scenario loaded without problems.
+    public var isClean: Bool { invalid.isEmpty && servingLastGood.isEmpty }
 }
 
 /// `POST /v1/sessions/{session}/recording`: save what a recording session sent and got as a new scenario.

@@ -32,6 +32,15 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
+    /// A key-value key (or a service's name) with a `/` in it splits the path: say how to write it.
+    static func slashInKeyHint(_ path: String) -> String {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count > 6, segments[1] == "v1", segments[2] == "sessions", segments[4] == "kv" else { return "" }
+        let key = segments[5...].joined(separator: "/")
+        let escaped = segments[5...].joined(separator: "%2F")
+        return ". If '\(key)' is one key, write each '/' in it as %2F: /v1/sessions/\(segments[3])/kv/\(escaped)"
+    }
+
     static func apiError(for error: any Error, request: Request) -> APIError {
         switch error {
         case let error as APIError:
@@ -39,7 +48,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as HostError:
             return APIError(error)
         case let error as HTTPError where error.status == .notFound:
-            return APIError(.notFound, "noSuchEndpoint", "there is no endpoint \(request.method) \(request.uri.path); see openapi/scenariod.yaml.")
+            return APIError(.notFound, "noSuchEndpoint", "there is no endpoint \(request.method) \(request.uri.path)\(slashInKeyHint(request.uri.path)); see openapi/scenariod.yaml.")
         case let error as HTTPError where error.status == .methodNotAllowed:
             return APIError(.methodNotAllowed, "methodNotAllowed", "\(request.uri.path) does not take \(request.method).")
         case let error as HTTPError where error.status == .contentTooLarge:

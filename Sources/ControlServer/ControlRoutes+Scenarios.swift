@@ -35,7 +35,8 @@ extension ControlRoutes {
         router.post("/v1/scenarios/reload") { request, _ in
             _ = try await JSONBody.value(of: request)
             let catalog = await configuration.reload()
-            return JSONResponse.make(ReloadBody(scenarios: catalog.scenarios.count, invalid: catalog.problems.keys.sorted()))
+            return JSONResponse.make(ReloadBody(scenarios: catalog.validCount, invalid: catalog.invalid,
+                                                servingLastGood: catalog.servingLastGood))
         }
     }
 }
@@ -54,8 +55,17 @@ extension ScenarioDetail {
                 case .pattern(let pattern): "~ \(pattern.source)"
                 case nil: nil
                 }
-                return RouteSummary(name: route.name, method: route.matcher.method, url: url, outcomes: route.outcomes.count,
-                                    live: route.isLive ? true : nil)
+                let answers = route.outcomes.map { outcome in
+                    var answer = ScenarioDetail.Answer(delay: outcome.delay == .zero ? nil : DurationText.format(outcome.delay),
+                                                       after: outcome.after.map { $0.times == 1 ? $0.route : "\($0.route) ×\($0.times)" })
+                    switch outcome.result {
+                    case .response(let response): answer.status = response.head.status.code
+                    case .fault(let error): answer.fault = error.rawValue
+                    }
+                    return answer
+                }
+                return RouteSummary(name: route.name, method: route.matcher.method, url: url, live: route.isLive ? true : nil,
+                                    answers: answers, afterLast: route.afterLast.rawValue)
             },
             unmatched: scenario.unmatched.rawValue, network: scenario.network.mode.rawValue,
             keyValueStore: scenario.keyValueStore.rawValue,

@@ -26,8 +26,9 @@ struct ControlRoutes: Sendable {
     private func addDaemonRoutes(to router: EndpointRouter) {
         router.get("/v1/health") { _, _ in
             let catalog = await host.catalog
-            return JSONResponse.make(HealthBody(version: configuration.version, daemon: configuration.name, scenarios: catalog.scenarios.count,
-                                                sessions: await host.openSessions().count, defaultSession: configuration.defaultSession))
+            return JSONResponse.make(HealthBody(version: configuration.version, daemon: configuration.name, scenarios: catalog.validCount,
+                                                scenariosServingLastGood: catalog.servingLastGood.count,
+                                                invalidScenarios: catalog.invalid.count, sessions: await host.openSessions().count, defaultSession: configuration.defaultSession))
         }
         router.get("/v1/version") { _, _ in
             JSONResponse.make(VersionBody(version: configuration.version, daemon: configuration.name))

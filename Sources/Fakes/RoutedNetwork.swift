@@ -6,7 +6,8 @@ import HTTPTypes
 /// request when `unmatchedGoesUpstream` is set, reaches `upstream` (the live network); nothing else ever does.
 ///
 /// Every request is handed to `journal` as a ``NetworkExchange``, matched or not: when it arrives, or when its
-/// live answer is in. An unmatched request gets `unmatched` (a transport error) and near-miss explanations
+/// live answer is in. An answer with a delay is handed over twice, with the same sequence number: on arrival with
+/// `pending` true, and with `pending` false once delivered. An unmatched request gets `unmatched` (a transport error) and near-miss explanations
 /// naming the closest routes.
 public actor RoutedNetwork: NetworkService {
     private let routes: [Route]
@@ -90,8 +91,24 @@ public actor RoutedNetwork: NetworkService {
         case .response(let response): exchange.status = response.head.status.code
         case .fault(let error): exchange.fault = error.rawValue
         }
+        guard outcome.delay > .zero else {
+            await journal(exchange)
+            return await deliver(outcome)
+        }
+        // Journaled as it arrives, pending, and again once the clock has moved far enough to deliver it.
+        let (seconds, attoseconds) = outcome.delay.components
+        exchange.pending = true
+        exchange.deliversAt = exchange.time.addingTimeInterval(Double(seconds) + Double(attoseconds) * 1e-18)
         await journal(exchange)
-        return await deliver(outcome)
+        let result = await deliver(outcome)
+        exchange.pending = false
+        if case .failure(.cancelled) = result, exchange.fault != TransportError.cancelled.rawValue {
+            // The Model gave up waiting (or the session was reset): what the route would have answered never arrived.
+            exchange.status = nil
+            exchange.fault = TransportError.cancelled.rawValue
+        }
+        await journal(exchange)
+        return result
     }
 
     /// Sends `request` to the live network and journals the answer once it is in.

@@ -70,7 +70,7 @@ public final class LiveNetwork: NetworkService {
             return NetworkResponse(status: Int(response.status.code), headerFields: fields, body: Data(buffer: body))
         } catch {
             let transportError = Task.isCancelled ? .cancelled : TransportError(error)
-            logger.notice("\(request.head.method.rawValue) \(request.url) failed: \(transportError.rawValue) (\(error))",
+            logger.notice("\(request.head.method.rawValue) \(request.url) failed: \(transportError.rawValue): \(TransportError.cause(of: error))",
                           metadata: ["http_url": "\(request.url)", "transport_error": "\(transportError.rawValue)"])
             throw transportError
         }

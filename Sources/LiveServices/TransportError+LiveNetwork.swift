@@ -35,6 +35,19 @@ extension TransportError {
         }
     }
 
+    /// What the underlying error says, for the log. NIO's own `IOError` text has a stray parenthesis
+    /// (`reason: Connection refused) (errno: 111)`), so a system error is described here from its errno.
+    static func cause(of error: any Error) -> String {
+        switch error {
+        case let error as NIOConnectionError:
+            return error.connectionErrors.first.map { cause(of: $0.error) } ?? "no address to connect to"
+        case let error as IOError:
+            return "\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))"
+        default:
+            return "\(error)"
+        }
+    }
+
     private init(errno code: Int32) {
         switch code {
         case ECONNREFUSED: self = .connectionRefused

@@ -89,8 +89,10 @@ public struct ScenarioClient: Sendable {
     public func keyValue(_ key: String, session: String = defaultSession) async throws -> JSONValue {
         try await get(sessionPath(session, "/kv/\(segment(key))"))
     }
-    public func setKeyValue(_ key: String, to value: JSONValue, session: String = defaultSession) async throws {
-        let _: JSONValue = try await send("PUT", sessionPath(session, "/kv/\(segment(key))"), body: value)
+    /// Stores `value` under `key`; returns the value as stored.
+    @discardableResult
+    public func setKeyValue(_ key: String, to value: JSONValue, session: String = defaultSession) async throws -> JSONValue {
+        try await send("PUT", sessionPath(session, "/kv/\(segment(key))"), body: value)
     }
     public func removeKeyValue(_ key: String, session: String = defaultSession) async throws {
         try await sendExpectingNoContent("DELETE", sessionPath(session, "/kv/\(segment(key))"))

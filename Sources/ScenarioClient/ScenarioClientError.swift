@@ -15,7 +15,7 @@ public enum ScenarioClientError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .daemonUnreachable(let socket, let reason):
-            "no daemon answers at \(socket): \(reason). Start it (scenariod --scenario NAME, or systemctl start scenariod@NAME; see systemctl status), or pass --socket PATH."
+            "no daemon answers at \(socket): \(reason). Start one with `scenariod --scenario NAME` or `systemctl start scenariod@NAME` (`systemctl status scenariod@NAME` says why one stopped), or pass --socket PATH."
         case .noAnswer(let socket, let reason, let mayHaveBeenApplied):
             "the daemon at \(socket) got the request but gave no answer: \(reason)."
                 + (mayHaveBeenApplied ? " The request may have been applied; check before repeating it." : "")

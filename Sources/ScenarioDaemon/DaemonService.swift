@@ -106,8 +106,10 @@ public struct DaemonService: Service, CustomStringConvertible {
                 logger.notice("ready: \(text)")
                 notifier.ready(status: text)
                 if ProcessInfo.processInfo.environment["INVOCATION_ID"] == nil {
-                    // Started by hand, not by systemd: say how to talk to it.
-                    logger.notice("try: scenarioctl state --socket \(listener.description)   (in the repository: swift run scenarioctl state --socket \(listener.description))")
+                    // Started by hand, not by systemd: say how to talk to it. Without a default session, `state` would
+                    // only say there is none, so the hint starts one.
+                    let verb = options.scenario == nil ? "session new SCENARIO" : "state"
+                    logger.notice("try: scenarioctl \(verb) --socket \(listener.description)   (in the repository: swift run scenarioctl \(verb) --socket \(listener.description))")
                 }
             })
 

@@ -18,7 +18,7 @@ struct ScenarioReloader: Sendable {
         logger.notice("reloading scenarios from \(directories.map(\.path).joined(separator: ", "))")
         let catalog = await host.reload(from: directories)
         Self.logProblems(of: catalog, logger: logger)
-        logger.notice("reloaded: \(catalog.scenarios.count) scenarios valid, \(catalog.problems.count) with problems")
+        logger.notice("reloaded: \(catalog.validCount) scenarios valid, \(catalog.servingLastGood.count) serving their last good version, \(catalog.invalid.count) invalid")
         notifier.ready(status: await status.text())
         return catalog
     }

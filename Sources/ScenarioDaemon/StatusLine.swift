@@ -12,7 +12,7 @@ struct StatusLine: Sendable {
 
     func text() async -> String {
         let sessions = await host.openSessions().count
-        let scenarios = await host.catalog.scenarios.count
+        let scenarios = await host.catalog.scenarios.count  // what sessions can start from, last good versions included
         let lead = scenario.map { "Scenario \($0)" } ?? "No default scenario"
         return "\(lead); \(sessions) session\(sessions == 1 ? "" : "s"); \(scenarios) scenarios; socket \(socket)"
     }

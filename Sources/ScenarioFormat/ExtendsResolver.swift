@@ -67,21 +67,26 @@ struct ExtendsResolver {
         return nil
     }
 
+    /// The problem with the Model a file names, when it names one this daemon does not host.
+    static func modelProblems(of file: ScenarioFile, models: [String]) -> [ScenarioProblem] {
+        guard let model = file.model, !models.contains(model.value) else { return [] }
+        return [ScenarioProblem(
+            file: file.path, line: model.line, column: model.column,
+            message: "unknown model '\(model.value)'.\(Suggestion.didYouMean(model.value, among: models)) Known models: \(models.joined(separator: ", ")).")]
+    }
+
+    /// Every problem the resolved scenario has, gathered in one pass rather than stopping at the first.
     private func finish(_ file: ScenarioFile, parent: Scenario?) -> Result<Scenario, Problems> {
         guard let model = file.model?.value ?? parent?.model else {
             return .failure(Problems(list: [ScenarioProblem(
                 file: file.path, line: 1, column: 1,
                 message: "no 'model'; name the Model this scenario runs (\(models.joined(separator: ", "))) or extend a scenario that does.")]))
         }
-        if !models.contains(model) {
-            return .failure(Problems(list: [ScenarioProblem(
-                file: file.path, line: file.model?.line, column: file.model?.column,
-                message: "unknown model '\(model)'.\(Suggestion.didYouMean(model, among: models)) Known models: \(models.joined(separator: ", ")).")]))
-        }
+        var problems = Self.modelProblems(of: file, models: models)
         if let parent, parent.model != model {
-            return .failure(Problems(list: [ScenarioProblem(
+            problems.append(ScenarioProblem(
                 file: file.path, line: file.model?.line, column: file.model?.column,
-                message: "model '\(model)' differs from '\(parent.model)' of the extended scenario '\(parent.name)'; a scenario extends one of the same Model.")]))
+                message: "model '\(model)' differs from '\(parent.model)' of the extended scenario '\(parent.name)'; a scenario extends one of the same Model."))
         }
         let childRoutes = Set(file.routes.map(\.name))
         let routes = file.routes + (parent?.routes ?? []).filter { !childRoutes.contains($0.name) }
@@ -93,28 +98,26 @@ struct ExtendsResolver {
         network.forward.merge(file.forward) { _, child in child }
         network.redact += file.redact.filter { !network.redact.contains($0) }
         if network.mode == .record, !routes.isEmpty {
-            return .failure(Problems(list: [ScenarioProblem(
+            problems.append(ScenarioProblem(
                 file: file.path, line: file.networkMode?.line, column: file.networkMode?.column,
-                message: "network mode 'record' sends every request to the live network, but this scenario has routes (\(routes.map(\.name).joined(separator: ", "))); use mode 'live' to answer some requests from routes.")]))
+                message: "network mode 'record' sends every request to the live network, but this scenario has routes (\(routes.map(\.name).joined(separator: ", "))); use mode 'live' to answer some requests from routes."))
         }
         let names = Set(routes.map(\.name))
-        let broken = file.causalLinks.filter { !names.contains($0.after) }
-        if !broken.isEmpty {
-            return .failure(Problems(list: broken.map { link in
-                ScenarioProblem(file: file.path, line: link.line, column: link.column,
-                                message: "route '\(link.route)' answers after route '\(link.after)', but the scenario has no route of that name.\(Suggestion.didYouMean(link.after, among: names.sorted()))")
-            }))
+        problems += file.causalLinks.filter { !names.contains($0.after) }.map { link in
+            ScenarioProblem(file: file.path, line: link.line, column: link.column,
+                            message: "route '\(link.route)' answers after route '\(link.after)', but the scenario has no route of that name.\(Suggestion.didYouMean(link.after, among: names.sorted()))")
         }
         if network.mode == .fake, !routes.contains(where: \.isLive), !network.forward.isEmpty, let place = file.forwardPlace {
-            return .failure(Problems(list: [ScenarioProblem(
+            problems.append(ScenarioProblem(
                 file: file.path, line: place.line, column: place.column,
-                message: "network.forward applies to live requests, but this scenario sends none (mode fake, no route with live: true); remove it, mark a route live: true, or use mode live.")]))
+                message: "network.forward applies to live requests, but this scenario sends none (mode fake, no route with live: true); remove it, mark a route live: true, or use mode live."))
         }
-        let sections: [String: LocatedValue], settings: [String: ServiceSetting]
+        var sections: [String: LocatedValue] = [:], settings: [String: ServiceSetting] = [:]
         switch resolveServices(file, parent: parent) {
         case .success(let resolved): (sections, settings) = resolved
-        case .failure(let problems): return .failure(problems)
+        case .failure(let found): problems += found.list
         }
+        guard problems.isEmpty else { return .failure(Problems(list: problems)) }
         var scenario = Scenario(
             name: file.name,
             description: file.description ?? parent?.description ?? "",

@@ -113,7 +113,12 @@ struct NodeReader {
     /// An instant in ISO 8601 with a time zone, e.g. 2026-11-01T09:00:00Z.
     mutating func instant(_ node: Node, at path: String) -> Date? {
         guard let text = node.scalar?.string, let date = InstantText.parse(text) else {
-            report("\(path) must be an ISO 8601 instant with a time zone, such as 2026-11-01T09:00:00Z, got \(describe(node)).", at: node)
+            // Text shaped like a date gets the reason it is not one (a missing zone, 31 February).
+            if let text = node.scalar?.string, text.first?.isNumber == true, let problem = InstantText.problem(text) {
+                report("\(path): \(problem).", at: node)
+            } else {
+                report("\(path) must be an ISO 8601 instant with a time zone, such as 2026-11-01T09:00:00Z, got \(describe(node)).", at: node)
+            }
             return nil
         }
         return date

@@ -285,7 +285,7 @@ public struct RecordedScenario: Sendable {
 
     private func scenarioYAML(source: Scenario, session: String, requests: Int, startedAt: Date, keepSecrets: Bool,
                               routes: [Node]) -> Data {
-        let instant = { (date: Date) in date.formatted(.iso8601) }
+        let instant = InstantText.format
         var top: [(Node, Node)] = [
             ("description", Self.text("Recorded from session '\(session)' of '\(source.name)': \(requests) request\(requests == 1 ? "" : "s") from \(instant(startedAt)).")),
             ("model", Self.text(source.model)),

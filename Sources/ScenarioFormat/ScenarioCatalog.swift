@@ -18,6 +18,15 @@ public struct ScenarioCatalog: Sendable {
     /// All scenario names, valid or not, sorted.
     public var names: [String] { Set(scenarios.keys).union(problems.keys).sorted() }
 
+    /// Scenarios whose files have problems now but that serve the version last read without them, sorted.
+    public var servingLastGood: [String] { problems.keys.filter { scenarios[$0] != nil }.sorted() }
+
+    /// Scenarios that serve nothing: their files have problems and no earlier version loaded, sorted.
+    public var invalid: [String] { problems.keys.filter { scenarios[$0] == nil }.sorted() }
+
+    /// How many scenarios load as their files are now, without problems.
+    public var validCount: Int { scenarios.count - servingLastGood.count }
+
     /// The file every scenario directory holds.
     public static let fileName = "scenario.yaml"
 
@@ -48,13 +57,18 @@ public struct ScenarioCatalog: Sendable {
         var files: [String: ScenarioFile] = [:]
         for (name, directory) in directories {
             let (file, problems) = readFile(name: name, directory: directory, fixtures: fixtures, services: services)
-            if problems.isEmpty { files[name] = file } else { catalog.problems[name] = problems }
+            if problems.isEmpty {
+                files[name] = file
+            } else {
+                // What can be checked without the parent is reported now too, so one pass shows every problem.
+                catalog.problems[name] = (problems + ExtendsResolver.modelProblems(of: file, models: models)).inFileOrder
+            }
         }
         var resolver = ExtendsResolver(files: files, invalid: Set(catalog.problems.keys), models: models, services: services)
         for name in files.keys {
             switch resolver.resolve(name) {
             case .success(let scenario): catalog.scenarios[name] = scenario
-            case .failure(let problems): catalog.problems[name] = problems.list
+            case .failure(let problems): catalog.problems[name] = problems.list.inFileOrder
             }
         }
         return catalog

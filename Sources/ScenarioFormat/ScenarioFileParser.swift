@@ -199,12 +199,16 @@ struct ScenarioFileParser {
         }
         var firstUse: [String: Int] = [:]
         for (index, routeNode) in routes.enumerated() {
-            guard let route = parseRoute(routeNode, at: "network.routes[\(index)]") else { continue }
-            if let line = firstUse[route.name] {
-                reader.report("network.routes[\(index)] reuses the route name '\(route.name)' (first used at line \(line)); route names must be unique.", at: routeNode)
-                continue
+            // Names are checked even for a route with problems of its own, so one pass reports every problem.
+            if case .mapping(let mapping) = routeNode, let name = mapping["name"]?.scalar?.string {
+                if let line = firstUse[name] {
+                    reader.report("network.routes[\(index)] reuses the route name '\(name)' (first used at line \(line)); route names must be unique.", at: routeNode)
+                    _ = parseRoute(routeNode, at: "network.routes[\(index)]")
+                    continue
+                }
+                firstUse[name] = routeNode.mark?.line ?? 0
             }
-            firstUse[route.name] = routeNode.mark?.line ?? 0
+            guard let route = parseRoute(routeNode, at: "network.routes[\(index)]") else { continue }
             file.routes.append(route)
         }
     }

@@ -26,3 +26,15 @@ public struct ScenarioProblem: Error, Sendable, Hashable, Codable, CustomStringC
         }
     }
 }
+
+extension [ScenarioProblem] {
+    /// Sorted by file, then line and column, as a compiler lists its errors; problems without a place come first
+    /// in their file, and equal places keep their order.
+    public var inFileOrder: [ScenarioProblem] {
+        enumerated().sorted { a, b in
+            let left = (a.element.file, a.element.line ?? 0, a.element.column ?? 0, a.offset)
+            let right = (b.element.file, b.element.line ?? 0, b.element.column ?? 0, b.offset)
+            return left < right
+        }.map(\.element)
+    }
+}

@@ -28,6 +28,16 @@ public struct RequestJournal: Sendable, Hashable, Codable {
         entries.append(exchange)
     }
 
+    /// Replaces the pending entry `exchange` completes; false when there is none (it was dropped, cleared, or
+    /// belongs to the session before a reset).
+    mutating func complete(_ exchange: NetworkExchange) -> Bool {
+        guard let index = entries.lastIndex(where: {
+            $0.sequence == exchange.sequence && $0.pending == true && $0.url == exchange.url && $0.time == exchange.time
+        }) else { return false }
+        entries[index] = exchange
+        return true
+    }
+
     mutating func clear() {
         entries.removeAll()
         dropped = 0

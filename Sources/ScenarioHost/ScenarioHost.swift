@@ -121,7 +121,8 @@ public actor ScenarioHost {
     /// - Throws: ``HostError`` `.unknownSession`.
     public func session(_ id: String) throws(HostError) -> Session {
         guard let session = sessions[id] else {
-            throw HostError(.unknownSession, "there is no session '\(id)'; list sessions to see the open ones.")
+            let defaultHint = id == "default" ? " (a daemon has a session 'default' only when started with --scenario NAME)" : ""
+            throw HostError(.unknownSession, "there is no session '\(id)'\(defaultHint). `scenarioctl session ls` (GET /v1/sessions) lists the open ones; `scenarioctl session new SCENARIO` starts one.")
         }
         return session
     }

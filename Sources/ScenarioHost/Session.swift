@@ -197,12 +197,12 @@ public actor Session {
         }
         let completed = await move(clock)
         let now = await clock.now()
-        logger.info("clock moved to \(now.formatted(.iso8601))")
+        logger.info("clock moved to \(InstantText.format(now))")
         try await publishStateIfChanged()
         // Last, so that a watcher knows everything the move caused has been reported.
         events.publish(.clockMoved(now: now))
         guard completed else {
-            throw HostError(.clockMoveTooLong, "moving the clock of session '\(id)' woke sleeping work \(Self.wakeLimit) times, the most one move may; it stopped at \(now.formatted(.iso8601)). Move it in smaller steps.")
+            throw HostError(.clockMoveTooLong, "moving the clock of session '\(id)' woke sleeping work \(Self.wakeLimit) times, the most one move may; it stopped at \(InstantText.format(now)). Move it in smaller steps.")
         }
         return now
     }
@@ -353,8 +353,16 @@ public actor Session {
     }
 
     private func record(_ exchange: NetworkExchange) {
+        if exchange.pending == false {
+            // A delayed answer delivered: it completes the pending entry logged when the request arrived.
+            guard journal.complete(exchange) else { return }
+            logger.debug("\(exchange.method) \(exchange.url) delivered (\(exchange.status.map { "\($0)" } ?? exchange.fault ?? ""))")
+            events.publish(.requestJournaled(exchange: exchange))
+            return
+        }
         var metadata: Logger.Metadata = ["http_method": "\(exchange.method)", "http_url": "\(exchange.url)"]
-        let answer = exchange.status.map { "\($0)" } ?? exchange.fault ?? exchange.outcome ?? ""
+        let answer = (exchange.status.map { "\($0)" } ?? exchange.fault ?? exchange.outcome ?? "")
+            + (exchange.deliversAt.map { ", pending until \(InstantText.format($0))" } ?? "")
         if let service = exchange.service {
             logger.info("\(service): \(exchange.method) (\(answer))", metadata: metadata)
         } else if let route = exchange.route {

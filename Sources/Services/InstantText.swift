@@ -38,6 +38,62 @@ public enum InstantText {
         return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
     }
 
+    /// Writes `date` in UTC as `2026-11-01T09:00:00Z`, with a fraction only where it has one: `.750` for whole
+    /// milliseconds, else microseconds (`.000250`), the finest a `Date` holds this century. Foundation's
+    /// `.iso8601` drops the fraction, so two `750ms` advances read `:00Z` then `:01Z`.
+    public static func format(_ date: Date) -> String {
+        let microseconds = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        // Floor division keeps instants before 1970 right: -0.5 s is 23:59:59.5 of the day before.
+        let (wholeSeconds, fraction) = Int(microseconds).floorDivided(by: 1_000_000)
+        let (days, secondOfDay) = wholeSeconds.floorDivided(by: 86_400)
+        let (year, month, day) = civil(fromDaysSince1970: days)
+        var text = "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T\(padded(secondOfDay / 3_600, 2)):"
+            + "\(padded(secondOfDay / 60 % 60, 2)):\(padded(secondOfDay % 60, 2))"
+        if fraction != 0 {
+            text += fraction % 1_000 == 0 ? ".\(padded(fraction / 1_000, 3))" : ".\(padded(fraction, 6))"
+        }
+        return text + "Z"
+    }
+
+    private static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    /// Why `text` is not an instant, in words a person can act on; nil when it is one.
+    public static func problem(_ text: String) -> String? {
+        guard parse(text) == nil else { return nil }
+        var scanner = Scanner(text)
+        guard let year = scanner.digits(4), scanner.take("-"), let month = scanner.digits(2), scanner.take("-"),
+              let day = scanner.digits(2) else {
+            return "'\(text)' is not an ISO 8601 instant; write a date, a time and a zone, such as 2026-11-01T09:00:00Z"
+        }
+        guard (1...12).contains(month) else { return "'\(text)' has month \(month); months run from 01 to 12" }
+        let days = daysIn(month: month, year: year)
+        guard (1...days).contains(day) else {
+            return "'\(text)' is not a date: \(monthNames[month - 1]) \(year) has \(days) days"
+        }
+        guard scanner.take("T"), let hour = scanner.digits(2), scanner.take(":"), let minute = scanner.digits(2),
+              scanner.take(":"), let second = scanner.digits(2) else {
+            return "'\(text)' needs a time with seconds after the date, such as 2026-11-01T09:00:00Z"
+        }
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else {
+            return "'\(text)' is not a time of day: hours run 00–23, minutes and seconds 00–59"
+        }
+        if scanner.take(".") {
+            var count = 0
+            while scanner.digit() != nil { count += 1 }
+            guard (1...9).contains(count) else { return "'\(text)' has a fraction of a second of \(count) digits; write 1 to 9" }
+        }
+        if scanner.isAtEnd {
+            return "'\(text)' needs a time zone offset or Z, such as \(text)Z or \(text)+01:00"
+        }
+        return "'\(text)' has a time zone that is not Z or ±HH:MM (hours 00–23), such as 2026-11-01T09:00:00+01:00"
+    }
+
+    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
+                                      "September", "October", "November", "December"]
+
     /// Reads ASCII fields off the front of UTF-8 text.
     private struct Scanner {
         private var rest: Substring.UTF8View
@@ -81,6 +137,19 @@ public enum InstantText {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    private static func civil(fromDaysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
     private static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
@@ -97,10 +166,27 @@ extension JSONDecoder.DateDecodingStrategy {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let date = InstantText.parse(text) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "'\(text)' is not an ISO 8601 instant such as 2026-11-01T09:00:00Z.")
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(InstantText.problem(text) ?? text).")
             }
             return date
         }
+    }
+}
+
+extension JSONEncoder.DateEncodingStrategy {
+    /// ISO 8601 with the fraction of a second kept (``InstantText/format(_:)``).
+    public static var instantText: Self {
+        .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(InstantText.format(date))
+        }
+    }
+}
+
+private extension Int {
+    /// Quotient rounded down and a remainder that is never negative.
+    func floorDivided(by divisor: Int) -> (quotient: Int, remainder: Int) {
+        let remainder = self % divisor
+        return remainder < 0 ? (self / divisor - 1, remainder + divisor) : (self / divisor, remainder)
     }
 }

@@ -26,11 +26,11 @@ extension KeyValueService {
 }
 
 extension JSONEncoder {
-    /// The encoding every part of scenariod uses: sorted keys and ISO 8601 dates, so equal values give equal bytes.
+    /// The encoding every part of scenariod uses: sorted keys and ISO 8601 dates that keep their fraction of a second, so equal values give equal bytes.
     public static var services: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .instantText
         return encoder
     }
 }

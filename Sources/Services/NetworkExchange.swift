@@ -29,6 +29,11 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
     public var service: String?
     /// For a service interaction, what became of it, in the fake's words.
     public var outcome: String?
+    /// For an answer that waits on the session's clock (a route's `delay`): true until it is delivered, then false;
+    /// absent for an answer given at once. `status` or `fault` says what it will be, or was.
+    public var pending: Bool?
+    /// For an answer that waits on the session's clock, the instant on that clock when it is delivered.
+    public var deliversAt: Date?
 
     /// Creates the record of a request as it arrives; what became of it is filled in after.
     public init(sequence: Int, time: Date, method: String, url: String, headers: [String], body: String?,

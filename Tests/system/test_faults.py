@@ -87,7 +87,7 @@ def test_scenarios_that_break_or_vanish_before_a_reload_keep_serving(daemon_with
     daemon = daemon_with({}, arguments=["--scenarios", str(scenarios)], directory=tmp_path / "d")
     (scenarios / "offline-demo/scenario.yaml").write_text("description: broken\nmodle: FeedReader\n")
     reloaded = daemon.call("POST", "/v1/scenarios/reload", expect=200).json()
-    assert "offline-demo" in reloaded["invalid"]
+    assert "offline-demo" in reloaded["servingLastGood"] and "offline-demo" not in reloaded["invalid"]
     listed = {entry["name"]: entry for entry in daemon.call("GET", "/v1/scenarios", expect=200).json()}
     assert listed["offline-demo"]["valid"] and "unknown key 'modle'" in listed["offline-demo"]["problems"][0]
     daemon.session("offline-demo", "still-there")
