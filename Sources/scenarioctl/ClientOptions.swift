@@ -4,7 +4,14 @@ import Foundation
 import ScenarioClient
 import Services
 
-/// Options every daemon-talking verb takes.
+/// The output format, a global option: `validate` takes it too, without the connection options.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print JSON instead of tables, for scripts: the API's body, as `curl` would print it.")
+    var json = false
+}
+
+/// Options every daemon-talking verb takes. They are global: `Scenarioctl` declares them as well, and ArgumentParser
+/// hands a verb's option group the values its root parsed, so they may come before or after the verb.
 struct ClientOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The daemon's control socket. Default: $SCENARIOD_SOCKET, else the daemon's own default.", valueName: "path"))
     var socket: String?
@@ -12,11 +19,7 @@ struct ClientOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Talk to the systemd instance scenariod@NAME (socket /run/scenariod/NAME/control.sock).", valueName: "name"))
     var instance: String?
 
-    @Option(help: ArgumentHelp("The session to act on. Default: the daemon's default session.", valueName: "id"))
-    var session: String = ScenarioClient.defaultSession
-
-    @Flag(help: "Print JSON instead of tables, for scripts.")
-    var json = false
+    @OptionGroup var format: OutputOptions
 
     @Option(help: ArgumentHelp("How long to wait for the daemon's answer (e.g. 2s, 500ms; event streams wait forever). Default: $SCENARIOD_TIMEOUT, else 10s.", valueName: "duration"),
             transform: { text in
@@ -26,6 +29,8 @@ struct ClientOptions: ParsableArguments {
                 return duration
             })
     var timeout: Duration?
+
+    var json: Bool { format.json }
 
     var socketPath: String {
         if let socket { return socket }
@@ -62,6 +67,25 @@ struct ClientOptions: ParsableArguments {
     }
 }
 
+/// The session a verb acts on: global too, but only the verbs that act on a session show it.
+struct SessionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The session to act on. Default: the daemon's default session.", valueName: "id"))
+    var session: String?
+
+    /// The session given by `--session`, else the default one.
+    var id: String { session ?? ScenarioClient.defaultSession }
+
+    /// For verbs that also take the session as their argument (`session reset ID`, `state ID`): that, or `--session`,
+    /// but not two different ones.
+    func id(or positional: String?) throws -> String {
+        guard let positional else { return id }
+        if let session, session != positional {
+            throw ValidationError("two sessions given: '\(positional)' and --session \(session); give one.")
+        }
+        return positional
+    }
+}
+
 /// Shared output formatting.
 enum Output {
     static func json(_ value: some Encodable) -> String {
@@ -81,7 +105,13 @@ enum Output {
         }.joined(separator: "\n")
     }
 
-    static func instant(_ date: Date) -> String { date.formatted(.iso8601) }
+    static func instant(_ date: Date) -> String { InstantText.format(date) }
+
+    /// `12 valid, 1 serving its last good version, 2 invalid`, leaving out the counts that are zero.
+    static func scenarioCounts(valid: Int, servingLastGood: Int, invalid: Int) -> String {
+        (["\(valid) valid"] + (servingLastGood > 0 ? ["\(servingLastGood) serving \(servingLastGood == 1 ? "its" : "their") last good version"] : [])
+            + (invalid > 0 ? ["\(invalid) invalid"] : [])).joined(separator: ", ")
+    }
 
     /// `1 route`, `2 routes`.
     static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }

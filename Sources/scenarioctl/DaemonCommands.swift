@@ -16,7 +16,8 @@ struct Status: AsyncParsableCommand {
             options.output(Combined(health: health, sessions: sessions)) {
                 """
                 \(health.daemon ?? "scenariod") \(health.version) at \(client.socketPath): \(health.status)
-                  scenarios: \(health.scenarios) valid
+                  scenarios: \(Output.scenarioCounts(valid: health.scenarios, servingLastGood: health.scenariosServingLastGood,
+                                                    invalid: health.invalidScenarios))
                    sessions: \(health.sessions)\(health.defaultSession.map { " (default: \($0))" } ?? "")
                 """
             }
@@ -56,7 +57,9 @@ struct Wait: AsyncParsableCommand {
 }
 
 struct Scenarios: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the daemon's scenarios, with their problems.")
+    static let configuration = CommandConfiguration(
+        abstract: "List the daemon's scenarios, with their problems.",
+        discussion: "Exits 1 when any scenario has problems, including one that serves its last good version.")
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
@@ -64,13 +67,15 @@ struct Scenarios: AsyncParsableCommand {
             let scenarios = try await client.scenarios()
             options.output(scenarios) {
                 var text = Output.table(["NAME", "MODEL", "VALID", "DESCRIPTION"], scenarios.map {
-                    [$0.name, $0.model ?? "-", $0.valid ? "yes" : "no", $0.description ?? ""]
+                    [$0.name, $0.model ?? "-", $0.servingLastGood ? "last good" : $0.valid ? "yes" : "no", $0.description ?? ""]
                 })
                 for scenario in scenarios where !scenario.problems.isEmpty {
-                    text += "\n\n\(scenario.name):\n" + scenario.problems.map { "  \($0)" }.joined(separator: "\n")
+                    let state = scenario.valid ? "serving its last good version; problems" : "problems"
+                    text += "\n\n\(scenario.name): \(state):\n" + scenario.problems.map { "  \($0)" }.joined(separator: "\n")
                 }
                 return text
             }
+            if scenarios.contains(where: { !$0.problems.isEmpty }) { throw ExitCode(1) }
         }
     }
 }
@@ -108,7 +113,7 @@ struct ScenarioCommand: AsyncParsableCommand {
                     }
                     lines.append(field("directory", scenario.directory))
                     return lines.joined(separator: "\n") + "\n\n" + Output.table(["ROUTE", "METHOD", "URL", "ANSWERS"], scenario.routes.map {
-                        [$0.name, $0.method ?? "*", $0.url ?? "*", $0.live == true ? "live" : "\($0.outcomes)"]
+                        [$0.name, $0.method ?? "*", $0.url ?? "*", $0.live == true ? "live" : Self.answers($0)]
                     })
                 }
             }
@@ -116,16 +121,33 @@ struct ScenarioCommand: AsyncParsableCommand {
     }
 }
 
+extension ScenarioCommand.Show {
+    /// `200; 503 after 2s; fault timeout (then cycle)`: each answer in turn, and what follows the last.
+    static func answers(_ route: ScenarioDetail.RouteSummary) -> String {
+        let list = route.answers.map(\.summary).joined(separator: "; ")
+        return route.answers.count > 1 ? "\(list) (then \(route.afterLast == "cycle" ? "from the first" : "the last again"))" : list
+    }
+}
+
 struct Reload: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Make the daemon re-read its scenario directories (like SIGHUP).")
+    static let configuration = CommandConfiguration(
+        abstract: "Make the daemon re-read its scenario directories (like SIGHUP).",
+        discussion: "Exits 1 when any scenario has problems; `scenarioctl scenarios` shows them.")
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
         try await options.run { client in
             let result = try await client.reloadScenarios()
             options.output(result) {
-                "reloaded: \(result.scenarios) valid" + (result.invalid.isEmpty ? "" : "; with problems: \(result.invalid.joined(separator: ", "))")
+                var text = "reloaded: " + Output.scenarioCounts(valid: result.scenarios, servingLastGood: result.servingLastGood.count,
+                                                                invalid: result.invalid.count)
+                if !result.servingLastGood.isEmpty {
+                    text += "\n  serving their last good version: \(result.servingLastGood.joined(separator: ", "))"
+                }
+                if !result.invalid.isEmpty { text += "\n  invalid: \(result.invalid.joined(separator: ", "))" }
+                return text + (result.isClean ? "" : "\nscenarioctl scenarios shows the problems.")
             }
+            if !result.isClean { throw ExitCode(1) }
         }
     }
 }
@@ -141,7 +163,7 @@ struct Validate: ParsableCommand {
         """)
 
     @Argument(help: "Scenario directories, or directories of them.") var directories: [String]
-    @Flag(help: "Print JSON instead of text.") var json = false
+    @OptionGroup var format: OutputOptions
     @Option(help: ArgumentHelp("The daemon executable whose Models the scenarios may name.", valueName: "path"))
     var daemon: String?
 
@@ -149,7 +171,7 @@ struct Validate: ParsableCommand {
         let executable = try daemon ?? Self.shippedDaemon()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--check"] + (json ? ["--json"] : []) + directories.flatMap { ["--scenarios", $0] }
+        process.arguments = ["--check"] + (format.json ? ["--json"] : []) + directories.flatMap { ["--scenarios", $0] }
         do {
             try process.run()
         } catch {

@@ -12,10 +12,11 @@ struct KeyValue: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "ls", abstract: "List keys.")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
         func run() async throws {
             try await options.run { client in
-                let keys = try await client.keyValueKeys(session: options.session)
-                options.output(keys) { keys.joined(separator: "\n") }
+                let keys = try await client.keyValueKeys(session: target.id)
+                options.output(KeyValueListBody(keys: keys)) { keys.joined(separator: "\n") }
             }
         }
     }
@@ -23,29 +24,35 @@ struct KeyValue: AsyncParsableCommand {
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a key's value (JSON).")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
         @Argument var key: String
         func run() async throws {
-            try await options.run { client in print(Output.json(try await client.keyValue(key, session: options.session))) }
+            try await options.run { client in print(Output.json(try await client.keyValue(key, session: target.id))) }
         }
     }
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set a key; VALUE is read as JSON when it parses, else as text.")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
         @Argument var key: String
         @Argument var value: String
         func run() async throws {
             let json = (try? JSONValue(json: Data(value.utf8))) ?? .string(value)
-            try await options.run { client in try await client.setKeyValue(key, to: json, session: options.session) }
+            try await options.run { client in
+                let stored = try await client.setKeyValue(key, to: json, session: target.id)
+                options.output(stored) { "" }
+            }
         }
     }
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a key.")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
         @Argument var key: String
         func run() async throws {
-            try await options.run { client in try await client.removeKeyValue(key, session: options.session) }
+            try await options.run { client in try await client.removeKeyValue(key, session: target.id) }
         }
     }
 }
@@ -58,9 +65,10 @@ struct ServiceCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "ls", abstract: "List the services, fake or live in this session.")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
         func run() async throws {
             try await options.run { client in
-                let services = try await client.services(session: options.session)
+                let services = try await client.services(session: target.id)
                 options.output(ServiceListBody(services: services)) {
                     services.isEmpty ? "The daemon defines no services of its own."
                         : Output.table(["SERVICE", "MODE", "DESCRIPTION"], services.map { [$0.name, $0.mode, $0.description] })
@@ -72,9 +80,13 @@ struct ServiceCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the state of a service's fake (JSON).")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
         @Argument(help: "The service's name (its scenario section).") var name: String
         func run() async throws {
-            try await options.run { client in print(Output.json(try await client.serviceState(name, session: options.session))) }
+            try await options.run { client in
+                let state = try await client.serviceState(name, session: target.id)
+                options.output(ServiceStateBody(service: name, state: state)) { Output.json(state) }
+            }
         }
     }
 
@@ -82,6 +94,7 @@ struct ServiceCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replace the whole state of a service's fake; STATE is JSON, or @FILE, or - for standard input.")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
         @Argument(help: "The service's name (its scenario section).") var name: String
         @Argument(help: "The new state as JSON, @FILE or -.") var state: String
         func run() async throws {
@@ -100,7 +113,8 @@ struct ServiceCommand: AsyncParsableCommand {
                 throw ValidationError("the state is not valid JSON; write an object such as '{\"permission\": \"denied\"}'.")
             }
             try await options.run { client in
-                print(Output.json(try await client.setServiceState(name, to: json, session: options.session)))
+                let state = try await client.setServiceState(name, to: json, session: target.id)
+                options.output(ServiceStateBody(service: name, state: state)) { Output.json(state) }
             }
         }
     }
@@ -109,22 +123,30 @@ struct ServiceCommand: AsyncParsableCommand {
 struct Requests: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show the session's journal of network requests.")
     @OptionGroup var options: ClientOptions
+    @OptionGroup var target: SessionOptions
     @Flag(help: "Only requests that matched no route, with the closest routes and where they differed.") var unmatched = false
     @Flag(help: "Empty the journal.") var clear = false
 
     func run() async throws {
         try await options.run { client in
-            if clear { return try await client.clearJournal(session: options.session) }
-            let journal = unmatched ? try await client.unmatchedRequests(session: options.session) : try await client.journal(session: options.session)
+            if clear { return try await client.clearJournal(session: target.id) }
+            let journal = unmatched ? try await client.unmatchedRequests(session: target.id) : try await client.journal(session: target.id)
             options.output(journal) { Self.describe(journal, unmatchedOnly: unmatched) }
         }
+    }
+
+    /// `200`, `timeout`, or `pending (200 at 09:00:02Z)` for an answer still waiting on the session's clock.
+    static func answer(_ entry: NetworkExchange) -> String {
+        let answer = entry.status.map { "\($0)" } ?? entry.fault ?? entry.outcome ?? ""
+        guard entry.pending == true else { return answer }
+        return "pending (\(answer)\(entry.deliversAt.map { " at \(Output.instant($0))" } ?? ""))"
     }
 
     static func describe(_ journal: JournalBody, unmatchedOnly: Bool) -> String {
         var text = Output.table(["#", "TIME", "METHOD", "URL", "ROUTE", "ANSWER"], journal.entries.map {
             ["\($0.sequence)", Output.instant($0.time), $0.method, $0.url,
              $0.route ?? ($0.service != nil ? "(service)" : $0.live == true ? "(live)" : "(none)"),
-             $0.status.map { "\($0)" } ?? $0.fault ?? $0.outcome ?? ""]
+             Self.answer($0)]
         })
         for entry in journal.entries where entry.isUnmatched {
             text += "\n\n#\(entry.sequence) \(entry.method) \(entry.url) matched no route."
@@ -146,12 +168,13 @@ struct Record: AsyncParsableCommand {
             abstract: "Save the session's recording as a new scenario that replays without a network.",
             discussion: "The session's scenario must have 'network: record'. Authorization, Cookie and Set-Cookie values are left out unless --keep-secrets is given.")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
         @Argument(help: "The new scenario's name.") var name: String
         @Flag(name: .customLong("keep-secrets"), help: "Keep Authorization, Cookie and Set-Cookie values in the saved scenario.") var keepSecrets = false
 
         func run() async throws {
             try await options.run { client in
-                let saved = try await client.saveRecording(as: name, keepSecrets: keepSecrets, session: options.session)
+                let saved = try await client.saveRecording(as: name, keepSecrets: keepSecrets, session: target.id)
                 options.output(saved) {
                     "saved scenario '\(saved.scenario)' in \(saved.directory) (\(Output.count(saved.routes, "route")), \(Output.count(saved.files, "file")))\n" +
                         "replay it with: scenarioctl session new \(saved.scenario)"
@@ -164,10 +187,11 @@ struct Record: AsyncParsableCommand {
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print the session's events as they happen, until interrupted.")
     @OptionGroup var options: ClientOptions
+    @OptionGroup var target: SessionOptions
 
     func run() async throws {
         try await options.run { client in
-            for try await event in try await client.events(session: options.session) {
+            for try await event in try await client.events(session: target.id) {
                 let data = String(decoding: event.data.jsonData, as: UTF8.self)
                 let line = options.json ? "{\"event\":\"\(event.name)\",\"data\":\(data)}" : "\(event.name): \(data)"
                 // Written unbuffered, so a pipe sees each event as it happens.

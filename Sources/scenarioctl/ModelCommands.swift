@@ -13,13 +13,14 @@ struct Do: AsyncParsableCommand {
           scenarioctl do rate '{"driver": 5, "bus": 4}'
         """)
     @OptionGroup var options: ClientOptions
+    @OptionGroup var target: SessionOptions
     @Argument(help: "The action's name.") var action: String
     @Argument(help: "NAME=VALUE pairs, or one JSON object.") var arguments: [String] = []
 
     func run() async throws {
         let parsed = try Self.parse(arguments)
         try await options.run { client in
-            let state = try await client.perform(action, arguments: parsed, session: options.session)
+            let state = try await client.perform(action, arguments: parsed, session: target.id)
             print(Output.json(state))
         }
     }
@@ -46,9 +47,12 @@ struct Do: AsyncParsableCommand {
 struct State: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print the session's Model state (JSON).")
     @OptionGroup var options: ClientOptions
+    @OptionGroup var target: SessionOptions
+    @Argument(help: "The session (or --session; default: the daemon's default session).") var session: String?
 
     func run() async throws {
-        try await options.run { client in print(Output.json(try await client.state(session: options.session))) }
+        let id = try target.id(or: session)
+        try await options.run { client in print(Output.json(try await client.state(session: id))) }
     }
 }
 
@@ -65,29 +69,32 @@ struct Clock: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the session's time.")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
         func run() async throws {
-            try await options.run { client in Clock.print(try await client.clock(session: options.session), options) }
+            try await options.run { client in Clock.print(try await client.clock(session: target.id), options) }
         }
     }
 
     struct Advance: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Move the clock forward; what falls due runs before this returns.")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
         @Argument(help: "A duration: 250ms, 2s, 15m, 1h30m.") var duration: String
         func run() async throws {
-            try await options.run { client in Clock.print(try await client.advanceClock(by: duration, session: options.session), options) }
+            try await options.run { client in Clock.print(try await client.advanceClock(by: duration, session: target.id), options) }
         }
     }
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set the clock to an instant.")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
         @Argument(help: "An ISO 8601 instant, e.g. 2026-11-01T12:00:00Z.") var instant: String
         func run() async throws {
             guard let date = InstantText.parse(instant) else {
-                throw ValidationError("'\(instant)' is not an ISO 8601 instant such as 2026-11-01T12:00:00Z")
+                throw ValidationError(InstantText.problem(instant) ?? instant)
             }
-            try await options.run { client in Clock.print(try await client.setClock(to: date, session: options.session), options) }
+            try await options.run { client in Clock.print(try await client.setClock(to: date, session: target.id), options) }
         }
     }
 }

@@ -26,10 +26,11 @@ struct Actions: AsyncParsableCommand {
         discussion: "Without MODEL: the Model of the session (--session, default the daemon's default session).")
     @Argument(help: "A Model's name.") var model: String?
     @OptionGroup var options: ClientOptions
+    @OptionGroup var target: SessionOptions
 
     func run() async throws {
         try await options.run { client in
-            let name = if let model { model } else { try await client.session(options.session).model }
+            let name = if let model { model } else { try await client.session(target.id).model }
             let models = try await client.models()
             guard let found = models.first(where: { $0.name == name }) else {
                 FileHandle.standardError.write(Data("scenarioctl: the daemon hosts no Model '\(name)'; it hosts \(models.map(\.name).joined(separator: ", ")).\n".utf8))

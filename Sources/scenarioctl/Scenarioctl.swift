@@ -17,4 +17,34 @@ struct Scenarioctl: AsyncParsableCommand {
             Status.self, Wait.self, Scenarios.self, ScenarioCommand.self, Validate.self, Reload.self, Models.self, Actions.self,
             SessionCommand.self, Do.self, State.self, Clock.self, KeyValue.self, ServiceCommand.self, Requests.self, Record.self, Watch.self,
         ])
+
+    // Declared here so they are accepted before the verb as well as after it (`scenarioctl --socket PATH status`).
+    @OptionGroup(title: "Global options") var client: ClientOptions
+    @OptionGroup(title: "Global options") var target: SessionOptions
+
+    /// ArgumentParser's own `main`, but bad usage exits 2 as documented, not EX_USAGE (64); and a verb that finds its
+    /// input wrong says so without the root command's usage line, which would name no verb.
+    static func main() async {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            exit(withError: ExitCode(2))
+        }
+        do {
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                var command = command
+                try command.run()
+            }
+        } catch let error as ValidationError {
+            FileHandle.standardError.write(Data("scenarioctl: \(error.message)\n".utf8))
+            exit(withError: ExitCode(2))
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

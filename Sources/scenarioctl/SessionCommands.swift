@@ -53,12 +53,15 @@ struct SessionCommand: AsyncParsableCommand {
     }
 
     struct Reset: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Put a session back to its scenario's start (--session picks it).")
+        static let configuration = CommandConfiguration(abstract: "Put a session back to its scenario's start.")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
+        @Argument(help: "The session (or --session; default: the daemon's default session).") var session: String?
 
         func run() async throws {
+            let id = try target.id(or: session)
             try await options.run { client in
-                let session = try await client.resetSession(options.session)
+                let session = try await client.resetSession(id)
                 options.output(session) { SessionCommand.table([session]) }
             }
         }
