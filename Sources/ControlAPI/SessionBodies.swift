@@ -75,6 +75,23 @@ public struct JournalBody: Codable, Sendable, Hashable {
     }
 }
 
+/// `GET /v1/sessions/{id}/journal/counts`: how many requests each route answered since the session started, was
+/// reset or its journal was cleared; exact however many entries the journal dropped.
+public struct RequestCountsBody: Codable, Sendable, Hashable {
+    /// Every route of the session's scenario, by name, with how many requests it answered (0 included).
+    public var routes: [String: Int]
+    /// Requests that matched no route.
+    public var unmatched: Int
+    /// Requests no route answered that went to the live network (a `live` or `record` scenario).
+    public var live: Int
+
+    public init(routes: [String: Int], unmatched: Int, live: Int) {
+        self.routes = routes
+        self.unmatched = unmatched
+        self.live = live
+    }
+}
+
 /// `GET /v1/sessions/{id}/services`: the services the daemon's team defines, as this session runs them.
 public struct ServiceListBody: Codable, Sendable, Hashable {
     /// One service.

@@ -2,6 +2,7 @@ import ControlAPI
 import Fakes
 import Foundation
 import Hummingbird
+import ScenarioFormat
 import ScenarioHost
 import Services
 
@@ -86,6 +87,13 @@ extension ControlRoutes {
         router.get("/v1/sessions/:session/journal/unmatched") { _, context in
             let journal = try await session(context).requestJournal()
             return JSONResponse.make(JournalBody(entries: journal.unmatched, dropped: journal.dropped, capacity: journal.capacity))
+        }
+        router.get("/v1/sessions/:session/journal/counts") { _, context in
+            let session = try await session(context)
+            let journal = await session.requestJournal()
+            var routes = Dictionary(uniqueKeysWithValues: session.scenario.routes.map { ($0.name, 0) })
+            routes.merge(journal.answered) { _, answered in answered }
+            return JSONResponse.make(RequestCountsBody(routes: routes, unmatched: journal.unmatchedCount, live: journal.passedThroughCount))
         }
         // Clearing is an action on the journal, not its removal: the journal stays, empty (a DELETE would promise a
         // 404 on the next GET).

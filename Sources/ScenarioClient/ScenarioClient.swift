@@ -122,6 +122,11 @@ public struct ScenarioClient: Sendable {
     // MARK: Journal
 
     public func journal(session: String = defaultSession) async throws -> JournalBody { try await get(sessionPath(session, "/journal")) }
+    /// How many requests each route answered (and how many matched none) since the session started, was reset or
+    /// its journal was cleared.
+    public func requestCounts(session: String = defaultSession) async throws -> RequestCountsBody {
+        try await get(sessionPath(session, "/journal/counts"))
+    }
     public func unmatchedRequests(session: String = defaultSession) async throws -> JournalBody {
         try await get(sessionPath(session, "/journal/unmatched"))
     }

@@ -11,6 +11,13 @@ public struct RequestJournal: Sendable, Hashable, Codable {
     public private(set) var dropped = 0
     /// The most entries kept.
     public let capacity: Int
+    /// How many requests each route answered, live routes included: counted as they arrive and never dropped, so
+    /// they stay exact past ``capacity``.
+    public private(set) var answered: [String: Int] = [:]
+    /// How many requests matched no route and got the scenario's `unmatched` error.
+    public private(set) var unmatchedCount = 0
+    /// How many requests no route answered that went to the live network (a `live` or `record` scenario).
+    public private(set) var passedThroughCount = 0
 
     /// An empty journal.
     public init(capacity: Int = RequestJournal.defaultCapacity) {
@@ -21,6 +28,13 @@ public struct RequestJournal: Sendable, Hashable, Codable {
     public var unmatched: [NetworkExchange] { entries.filter(\.isUnmatched) }
 
     mutating func record(_ exchange: NetworkExchange) {
+        if let route = exchange.route {
+            answered[route, default: 0] += 1
+        } else if exchange.isUnmatched {
+            unmatchedCount += 1
+        } else if exchange.live == true {
+            passedThroughCount += 1
+        }
         if entries.count == capacity {
             entries.removeFirst()
             dropped += 1
@@ -41,5 +55,8 @@ public struct RequestJournal: Sendable, Hashable, Codable {
     mutating func clear() {
         entries.removeAll()
         dropped = 0
+        answered = [:]
+        unmatchedCount = 0
+        passedThroughCount = 0
     }
 }

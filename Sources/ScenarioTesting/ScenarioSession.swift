@@ -103,6 +103,22 @@ public struct ScenarioSession: Sendable {
         return found
     }
 
+    /// Asserts that route `route` answered exactly `times` requests since the session started (or was reset, or its
+    /// journal cleared). Counted by the daemon as requests arrive, so it stays exact however long the journal grows.
+    /// - Throws: ``ScenarioTestingError`` with the count and the requests the route answered, or the routes the
+    ///   scenario has when it has no route of that name.
+    public func expectRequest(route: String, times: Int) async throws {
+        let counts = try await client.requestCounts(session: id)
+        guard let answered = counts.routes[route] else {
+            throw ScenarioTestingError("session \(id)'s scenario has no route '\(route)'; its routes are \(counts.routes.keys.sorted().joined(separator: ", ")).")
+        }
+        guard answered != times else { return }
+        let made = try await requests().filter { $0.route == route }
+            .map { "  #\($0.sequence) \($0.method) \($0.url)" }.joined(separator: "\n")
+        throw ScenarioTestingError("route '\(route)' of session \(id) answered \(answered) request\(answered == 1 ? "" : "s"), not \(times)"
+            + (made.isEmpty ? "." : ":\n\(made)"))
+    }
+
     /// Asserts that every request matched a route.
     /// - Throws: ``ScenarioTestingError`` explaining each unmatched request: its closest routes and where they differed.
     public func expectNoUnmatchedRequests() async throws {

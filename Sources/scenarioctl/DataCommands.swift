@@ -126,10 +126,18 @@ struct Requests: AsyncParsableCommand {
     @OptionGroup var target: SessionOptions
     @Flag(help: "Only requests that matched no route, with the closest routes and where they differed.") var unmatched = false
     @Flag(help: "Empty the journal.") var clear = false
+    @Flag(help: "How many requests each route answered, and how many matched none (exact however long the journal is).") var count = false
 
     func run() async throws {
         try await options.run { client in
             if clear { return try await client.clearJournal(session: target.id) }
+            if count {
+                let counts = try await client.requestCounts(session: target.id)
+                return options.output(counts) {
+                    Output.table(["ROUTE", "ANSWERED"], counts.routes.sorted { $0.key < $1.key }.map { [$0.key, "\($0.value)"] }
+                        + [["(unmatched)", "\(counts.unmatched)"]] + (counts.live > 0 ? [["(live)", "\(counts.live)"]] : []))
+                }
+            }
             let journal = unmatched ? try await client.unmatchedRequests(session: target.id) : try await client.journal(session: target.id)
             options.output(journal) { Self.describe(journal, unmatchedOnly: unmatched) }
         }

@@ -48,6 +48,7 @@ import Yams
         Call(operationId: "listServices", method: "GET", path: "/v1/sessions/s1/services", status: 200),
         Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/s1/journal", status: 200),
         Call(operationId: "listUnmatched", method: "GET", path: "/v1/sessions/offline-1/journal/unmatched", status: 200),
+        Call(operationId: "countRequests", method: "GET", path: "/v1/sessions/offline-1/journal/counts", status: 200),
         Call(operationId: "clearJournal", method: "POST", path: "/v1/sessions/s1/journal/clear", status: 204),
         Call(operationId: "resetSession", method: "POST", path: "/v1/sessions/s1/reset", status: 200),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/offline-1", status: 204),
@@ -80,6 +81,7 @@ import Yams
         Call(operationId: "showScenario", method: "GET", path: "/v1/scenarios/no-such", status: 404, code: "unknownScenario"),
         Call(operationId: "showSession", method: "GET", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
+        Call(operationId: "countRequests", method: "GET", path: "/v1/sessions/no-such/journal/counts", status: 404, code: "unknownSession"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/fly", status: 404, code: "unknownAction"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead", body: #"{"url":"x"}"#, status: 400, code: "invalidArguments"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead", body: #"{"url":"x","value":"yes"}"#, status: 400, code: "invalidArguments"),
@@ -136,7 +138,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 28)
+        #expect(documented.count == 29)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

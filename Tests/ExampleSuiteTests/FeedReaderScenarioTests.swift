@@ -49,6 +49,17 @@ struct Feed: Decodable, Sendable {
             let updated = try await session.waitForState(as: Feed.self, advancingBy: "1m", upTo: "1h") { $0.items.count == 5 }
             #expect(updated.items.first?.title == "Virtual time for tests")
             #expect(try await session.requests().count == 2)
+            try await session.expectRequest(route: "feed", times: 2)
+        }
+    }
+
+    @Test func aWrongRequestCountSaysWhatTheRouteAnswered() async throws {
+        try await withScenario("offline-demo") { session in
+            try await session.expectRequest(route: "feed", times: 1)
+            let wrong = await #expect(throws: ScenarioTestingError.self) { try await session.expectRequest(route: "feed", times: 3) }
+            #expect(wrong?.description.contains("route 'feed' of session \(session.id) answered 1 request, not 3") == true, "\(String(describing: wrong))")
+            let unknown = await #expect(throws: ScenarioTestingError.self) { try await session.expectRequest(route: "fed", times: 1) }
+            #expect(unknown?.description.contains("its routes are feed") == true, "\(String(describing: unknown))")
         }
     }
 

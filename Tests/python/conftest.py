@@ -45,6 +45,16 @@ class ScenarioSession:
     def requests(self):
         return self._call("GET", "/journal")["entries"]
 
+    def expect_requests(self, route, times):
+        """Fails unless route `route` answered exactly `times` requests (the daemon counts them as they arrive)."""
+        counts = self._call("GET", "/journal/counts")
+        if route not in counts["routes"]:
+            raise AssertionError(f"the scenario has no route '{route}'; its routes are {', '.join(sorted(counts['routes']))}")
+        answered = counts["routes"][route]
+        if answered != times:
+            made = [f"  #{e['sequence']} {e['method']} {e['url']}" for e in self.requests() if e.get("route") == route]
+            raise AssertionError("\n".join([f"route '{route}' answered {answered} requests, not {times}", *made]))
+
     def assert_no_unmatched_requests(self):
         """Fails with each unmatched request's closest routes and the first field that differed."""
         unmatched = self._call("GET", "/journal/unmatched")["entries"]

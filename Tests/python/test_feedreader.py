@@ -27,6 +27,14 @@ def test_slow_network_shows_loading_until_the_clock_passes_the_delay(scenario):
 
 def test_the_feed_refreshes_itself_after_fifteen_minutes(scenario):
     session = scenario("feed-updates")
+    session.expect_requests("feed", 1)
     session.advance("15m")
     assert len(session.state()["items"]) == 5
     assert [entry["route"] for entry in session.requests()] == ["feed", "feed"]
+    session.expect_requests("feed", 2)
+    try:
+        session.expect_requests("feed", 3)
+    except AssertionError as error:
+        assert "answered 2 requests, not 3" in str(error) and "#2 GET" in str(error), error
+    else:
+        raise AssertionError("expect_requests accepted a wrong count")
