@@ -138,4 +138,22 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case clockMoved
     /// data: a ``ServiceStateBody``.
     case serviceChanged
+    /// data: a ``GapBody``: a reconnecting client missed events no longer retained; the current state follows.
+    case gap
+}
+
+/// The data of a `gap` event.
+public struct GapBody: Codable, Sendable, Hashable {
+    /// The last event id the client said it saw.
+    public var lastEventId: Int
+    /// The oldest event id still retained, when any is.
+    public var oldestRetained: Int?
+    /// What was missed and what follows.
+    public var message: String
+
+    public init(lastEventId: Int, oldestRetained: Int?, message: String) {
+        self.lastEventId = lastEventId
+        self.oldestRetained = oldestRetained
+        self.message = message
+    }
 }

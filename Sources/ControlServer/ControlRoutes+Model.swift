@@ -17,9 +17,10 @@ extension ControlRoutes {
         router.get("/v1/sessions/:session/state") { _, context in
             JSONResponse.make(json: try await session(context).state().jsonData)
         }
-        router.get("/v1/sessions/:session/events") { _, context in
+        router.get("/v1/sessions/:session/events") { request, context in
             let session = try await session(context)
-            return try await EventStream.response(for: session, connection: context.connection)
+            return try await EventStream.response(for: session, after: try EventStream.lastEventID(of: request),
+                                                  connection: context.connection)
         }
     }
 

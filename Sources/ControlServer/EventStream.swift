@@ -1,44 +1,77 @@
 import ControlAPI
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import ScenarioHost
 import ServiceLifecycle
 import Services
 
-/// A session's events as server-sent events: `event: NAME` and `data: JSON` per event, the current state first.
-/// The stream ends when the session is deleted, the client goes away, or the daemon shuts down.
+/// A session's events as server-sent events: `id: N`, `event: NAME` and `data: JSON` per event, the current state
+/// first. A client that reconnects with the last id it saw (`Last-Event-ID`, as a browser's `EventSource` sends it,
+/// or `?lastEventId=N`) gets the events it missed instead, or a `gap` event and the current state when they are no
+/// longer retained. The stream ends when the session is deleted, the client goes away, or the daemon shuts down.
 enum EventStream {
-    /// - Parameter connection: The client's connection; the stream ends when the client goes away.
+    /// - Parameters:
+    ///   - lastEventID: The last id the client saw, when it is reconnecting.
+    ///   - connection: The client's connection; the stream ends when the client goes away.
     /// - Throws: ``HostError`` `.tooManySubscribers` before anything is sent, so the client gets a plain refusal.
-    static func response(for session: Session, connection: (any Channel)?) async throws(HostError) -> Response {
-        let events = untilGone(try await session.eventStream(), connection: connection)
+    static func response(for session: Session, after lastEventID: Int?, connection: (any Channel)?) async throws(HostError) -> Response {
+        let subscription = try await session.eventStream(after: lastEventID)
+        let events = untilGone(subscription.events, connection: connection)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
             body: ResponseBody { writer in
-                if let state = try? await session.state() {
-                    try await writer.write(frame(.stateChanged, json: state.jsonData))
+                switch subscription.start {
+                case .resumed:
+                    break // the missed events come first on the stream itself
+                case .gap(let oldest):
+                    let message = "events after \(lastEventID ?? 0) are no longer retained"
+                        + (oldest.map { " (the oldest kept is \($0))" } ?? "") + "; the current state follows."
+                    try await writer.write(frame(.gap, id: subscription.lastID,
+                                                 GapBody(lastEventId: lastEventID ?? 0, oldestRetained: oldest, message: message)))
+                    fallthrough
+                case .now:
+                    if let state = try? await session.state() {
+                        try await writer.write(frame(.stateChanged, id: subscription.lastID, json: state.jsonData))
+                    }
                 }
-                for await event in events.cancelOnGracefulShutdown() {
-                    switch event {
-                    case .stateChanged(let state): try await writer.write(frame(.stateChanged, json: state.jsonData))
-                    case .requestJournaled(let exchange): try await writer.write(frame(.requestJournaled, exchange))
-                    case .clockMoved(let now): try await writer.write(frame(.clockMoved, ClockBody(now: now)))
+                for await numbered in events.cancelOnGracefulShutdown() {
+                    let id = numbered.id
+                    switch numbered.event {
+                    case .stateChanged(let state): try await writer.write(frame(.stateChanged, id: id, json: state.jsonData))
+                    case .requestJournaled(let exchange): try await writer.write(frame(.requestJournaled, id: id, exchange))
+                    case .clockMoved(let now): try await writer.write(frame(.clockMoved, id: id, ClockBody(now: now)))
                     case .serviceChanged(let service, let state):
-                        try await writer.write(frame(.serviceChanged, ServiceStateBody(service: service, state: state)))
+                        try await writer.write(frame(.serviceChanged, id: id, ServiceStateBody(service: service, state: state)))
                     }
                 }
                 try await writer.finish(nil)
             })
     }
 
+    // A valid token, so the initializer cannot fail.
+    private static let lastEventIDField = HTTPField.Name("Last-Event-ID")!
+
+    /// The id a reconnecting client last saw: the `Last-Event-ID` header, else the `lastEventId` query item.
+    /// - Throws: ``APIError`` 400 `invalidRequest` when it is not an id this daemon gives.
+    static func lastEventID(of request: Request) throws -> Int? {
+        guard let text = request.headers[Self.lastEventIDField] ?? request.uri.queryParameters["lastEventId"].map(String.init) else {
+            return nil
+        }
+        guard let id = Int(text), id >= 0 else {
+            throw APIError(.badRequest, "invalidRequest", "the last event id '\(text)' is not one this daemon gives: they are whole numbers from 1, the id: of each event; leave it out to start from the current state.")
+        }
+        return id
+    }
+
     /// `events` relayed until the client of `connection` goes away. The writer cannot leave its task, so the
     /// relay ends the stream it reads; ending it cancels the relay, which gives back the session's stream.
-    private static func untilGone(_ events: AsyncStream<SessionEvent>, connection: (any Channel)?) -> AsyncStream<SessionEvent> {
+    private static func untilGone(_ events: AsyncStream<NumberedEvent>, connection: (any Channel)?) -> AsyncStream<NumberedEvent> {
         guard let connection else { return events }
         // The same bound as the session's streams: a slow reader loses the oldest events.
-        let (relayed, sink) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(1_024))
+        let (relayed, sink) = AsyncStream.makeStream(of: NumberedEvent.self, bufferingPolicy: .bufferingNewest(1_024))
         let relay = Task {
             for await event in events { sink.yield(event) }
             sink.finish()
@@ -48,11 +81,11 @@ enum EventStream {
         return relayed
     }
 
-    static func frame(_ name: EventName, _ data: some Encodable) -> ByteBuffer {
-        frame(name, json: (try? JSONEncoder.services.encode(data)) ?? Data("null".utf8))
+    static func frame(_ name: EventName, id: Int, _ data: some Encodable) -> ByteBuffer {
+        frame(name, id: id, json: (try? JSONEncoder.services.encode(data)) ?? Data("null".utf8))
     }
 
-    static func frame(_ name: EventName, json: Data) -> ByteBuffer {
-        ByteBuffer(string: "event: \(name.rawValue)\ndata: \(String(decoding: json, as: UTF8.self))\n\n")
+    static func frame(_ name: EventName, id: Int, json: Data) -> ByteBuffer {
+        ByteBuffer(string: "id: \(id)\nevent: \(name.rawValue)\ndata: \(String(decoding: json, as: UTF8.self))\n\n")
     }
 }

@@ -4,10 +4,20 @@ public import Services
 
 /// One server-sent event of a session's stream: its name (``ControlAPI/EventName``) and JSON data.
 public struct ServerSentEvent: Sendable, Hashable {
-    /// `stateChanged`, `requestJournaled` or `clockMoved`.
+    /// `stateChanged`, `requestJournaled`, `clockMoved`, `serviceChanged`, or `gap` (events missed while away are no
+    /// longer retained; the current state follows).
     public var name: String
     /// The event's data.
     public var data: JSONValue
+    /// Its place in the session's sequence: give the last one seen to ``ScenarioClient/events(session:after:)``
+    /// to resume after a dropped connection.
+    public var id: Int?
+
+    public init(name: String, data: JSONValue, id: Int? = nil) {
+        self.name = name
+        self.data = data
+        self.id = id
+    }
 
     /// Splits a `text/event-stream` body into events (blank-line separated `event:` and `data:` lines).
     static func parse(_ body: any AsyncSequence<ByteBuffer, any Error> & Sendable) -> AsyncThrowingStream<ServerSentEvent, any Error> {
@@ -35,11 +45,13 @@ public struct ServerSentEvent: Sendable, Hashable {
     private static func event(from block: String) -> ServerSentEvent? {
         var name = "message"
         var data = ""
+        var id: Int?
         for line in block.split(separator: "\n") {
             if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
             if line.hasPrefix("data: ") { data += line.dropFirst(6) }
+            if line.hasPrefix("id: ") { id = Int(line.dropFirst(4)) }
         }
         guard let value = try? JSONValue(json: Data(data.utf8)) else { return nil }
-        return ServerSentEvent(name: name, data: value)
+        return ServerSentEvent(name: name, data: value, id: id)
     }
 }

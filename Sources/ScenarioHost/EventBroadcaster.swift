@@ -1,12 +1,50 @@
 import Foundation
 import Synchronization
 
-/// Fans events out to every open stream of a session. Each stream buffers the newest events, so a slow reader
+/// An event with its place in the session's sequence: the `id:` of its server-sent event.
+public struct NumberedEvent: Sendable, Hashable {
+    /// 1, 2, 3… in the order the session published its events; it never restarts while the session lives.
+    public let id: Int
+    public let event: SessionEvent
+}
+
+/// A subscription to a session's events, and how it joined their sequence.
+public struct EventSubscription: Sendable {
+    /// How a subscription that asked to resume after an event id was served.
+    public enum Start: Sendable, Hashable {
+        /// Asked for nothing earlier: the stream has the events published from now on.
+        case now
+        /// The stream starts with every retained event after the id asked for: nothing was missed.
+        case resumed
+        /// Events after the id asked for are no longer retained (or the id is from an earlier life of the session);
+        /// the stream has the events from now on, and the client should read the whole state again.
+        case gap(oldestRetained: Int?)
+    }
+
+    public let events: AsyncStream<NumberedEvent>
+    /// The id of the last event published before the subscription: where a snapshot taken now stands.
+    public let lastID: Int
+    public let start: Start
+}
+
+/// Fans events out to every open stream of a session, numbering them, and keeps the newest so a client that
+/// reconnects with the last id it saw gets what it missed. Each stream buffers the newest events, so a slow reader
 /// loses old events rather than holding the session up.
 final class EventBroadcaster: Sendable {
     static let bufferSize = 1_024
+    /// Events kept for clients that reconnect. Kept only once the session has had a subscriber, so the sessions
+    /// nobody watches (most of a test suite's) hold none.
+    static let retainedCount = 256
 
-    private let streams = Mutex<(next: Int, open: [Int: AsyncStream<SessionEvent>.Continuation])>((0, [:]))
+    private struct State {
+        var nextStream = 0
+        var open: [Int: AsyncStream<NumberedEvent>.Continuation] = [:]
+        var lastID = 0
+        var retained: [NumberedEvent] = []
+        var everSubscribed = false
+    }
+
+    private let state = Mutex(State())
     private let limit: Int
     private let allStreams: SubscriberCount
 
@@ -18,43 +56,62 @@ final class EventBroadcaster: Sendable {
         self.allStreams = allStreams
     }
 
-    /// A new stream of the events published from now on.
+    /// A new stream of the events published from now on, preceded by the retained ones after `lastEventID`.
     /// - Throws: ``HostError`` `.tooManySubscribers` past this session's limit or the host's.
-    func subscribe(session: String) throws(HostError) -> AsyncStream<SessionEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferSize))
-        let claimed: Result<Void, HostError> = streams.withLock { state in
+    func subscribe(session: String, after lastEventID: Int?) throws(HostError) -> EventSubscription {
+        let (stream, continuation) = AsyncStream.makeStream(of: NumberedEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferSize))
+        let claimed: Result<(Int, EventSubscription.Start), HostError> = state.withLock { state in
             guard state.open.count < limit else {
                 return .failure(HostError(.tooManySubscribers, "session '\(session)' has \(limit) event streams open, its limit; close one (or raise the daemon's --max-subscribers-per-session) and try again."))
             }
             guard allStreams.claim() else {
                 return .failure(HostError(.tooManySubscribers, "\(allStreams.limit) event streams are open across all sessions, the limit; close one (or raise the daemon's --max-subscribers) and try again."))
             }
-            let id = state.next
-            state.next += 1
+            let streamID = state.nextStream
+            state.nextStream += 1
             // Set before the stream is reachable, so the count is given back however the stream ends.
             continuation.onTermination = { [weak self, allStreams] _ in
-                _ = self?.streams.withLock { $0.open.removeValue(forKey: id) }
+                _ = self?.state.withLock { $0.open.removeValue(forKey: streamID) }
                 allStreams.release()
             }
-            state.open[id] = continuation
-            return .success(())
+            state.open[streamID] = continuation
+            state.everSubscribed = true
+            var start = EventSubscription.Start.now
+            if let lastEventID {
+                let oldest = state.retained.first?.id ?? state.lastID + 1
+                if lastEventID <= state.lastID, lastEventID >= oldest - 1 {
+                    // Yielded under the lock, so no event published meanwhile can overtake them.
+                    for event in state.retained where event.id > lastEventID { continuation.yield(event) }
+                    start = .resumed
+                } else {
+                    start = .gap(oldestRetained: state.retained.first?.id)
+                }
+            }
+            return .success((state.lastID, start))
         }
-        try claimed.get()
-        return stream
+        let (lastID, start) = try claimed.get()
+        return EventSubscription(events: stream, lastID: lastID, start: start)
     }
 
     /// Whether any stream is open.
-    var hasSubscribers: Bool { streams.withLock { !$0.open.isEmpty } }
+    var hasSubscribers: Bool { state.withLock { !$0.open.isEmpty } }
 
     func publish(_ event: SessionEvent) {
-        for continuation in streams.withLock({ Array($0.open.values) }) {
-            continuation.yield(event)
+        state.withLock { state in
+            state.lastID += 1
+            let numbered = NumberedEvent(id: state.lastID, event: event)
+            if state.everSubscribed {
+                if state.retained.count == Self.retainedCount { state.retained.removeFirst() }
+                state.retained.append(numbered)
+            }
+            // Yielded under the lock, so every stream sees the ids in order (a yield never calls back into here).
+            for continuation in state.open.values { continuation.yield(numbered) }
         }
     }
 
     /// Ends every stream.
     func finish() {
-        for continuation in streams.withLock({ Array($0.open.values) }) {
+        for continuation in state.withLock({ Array($0.open.values) }) {
             continuation.finish()
         }
     }

@@ -337,10 +337,12 @@ public actor Session {
         logger.info("journal cleared")
     }
 
-    /// A stream of this session's events from now on; it ends when the session is deleted.
+    /// A stream of this session's events from now on, numbered; it ends when the session is deleted.
+    /// - Parameter lastEventID: The id of the last event a reconnecting client saw: the stream then starts with the
+    ///   retained events after it, or says there is a gap.
     /// - Throws: ``HostError`` `.tooManySubscribers` past the host's limits (``HostLimits``).
-    public func eventStream() async throws(HostError) -> AsyncStream<SessionEvent> {
-        let stream = try events.subscribe(session: id)
+    public func eventStream(after lastEventID: Int? = nil) async throws(HostError) -> EventSubscription {
+        let stream = try events.subscribe(session: id, after: lastEventID)
         // From now on a change must be told from the state the watcher starts from.
         if lastState == nil, let state = try? await live().model.state(), lastState == nil { lastState = state }
         return stream

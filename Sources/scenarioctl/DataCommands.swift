@@ -193,15 +193,20 @@ struct Record: AsyncParsableCommand {
 }
 
 struct Watch: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the session's events as they happen, until interrupted.")
+    static let configuration = CommandConfiguration(
+        abstract: "Print the session's events as they happen, until interrupted.",
+        discussion: "Each event is numbered (#N, or \"id\" with --json); --after N resumes after event N, printing what was missed, or a gap event when it is no longer retained.")
     @OptionGroup var options: ClientOptions
     @OptionGroup var target: SessionOptions
+    @Option(help: ArgumentHelp("Resume after this event id: print the events missed since, then the new ones.", valueName: "id"))
+    var after: Int?
 
     func run() async throws {
         try await options.run { client in
-            for try await event in try await client.events(session: target.id) {
+            for try await event in try await client.events(session: target.id, after: after) {
                 let data = String(decoding: event.data.jsonData, as: UTF8.self)
-                let line = options.json ? "{\"event\":\"\(event.name)\",\"data\":\(data)}" : "\(event.name): \(data)"
+                let id = event.id.map(String.init) ?? "null"
+                let line = options.json ? "{\"id\":\(id),\"event\":\"\(event.name)\",\"data\":\(data)}" : "#\(id) \(event.name): \(data)"
                 // Written unbuffered, so a pipe sees each event as it happens.
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             }

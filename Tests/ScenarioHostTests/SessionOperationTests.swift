@@ -112,13 +112,15 @@ import Testing
 
     @Test func eventsReportStateChangesRequestsAndClockMovesInOrder() async throws {
         let session = try await host.createSession(of: "feed-updates")
-        let events = try await session.eventStream()
+        let subscription = try await session.eventStream()
         try await session.advanceClock(by: .seconds(15 * 60))
         try await host.deleteSession(session.id)
 
         var kinds: [String] = []
-        for await event in events {
-            switch event {
+        var ids: [Int] = []
+        for await numbered in subscription.events {
+            ids.append(numbered.id)
+            switch numbered.event {
             case .stateChanged(let state): kinds.append("state:\(try state.decoded(as: FeedView.self).items.count)")
             case .requestJournaled(let exchange): kinds.append("request:\(exchange.sequence)")
             case .clockMoved(let now): kinds.append("clock:\(Int(now.timeIntervalSince(session.scenario.clock.start)))")
@@ -126,6 +128,22 @@ import Testing
             }
         }
         #expect(kinds == ["request:2", "state:5", "clock:900"])
+        #expect(ids == [1, 2, 3].map { subscription.lastID + $0 })
+    }
+
+    @Test func aResumedSubscriptionStartsWithTheRetainedEventsAfterItsID() async throws {
+        let session = try await host.createSession(of: "offline-demo")
+        let first = try await session.eventStream()
+        for _ in 1...3 { try await session.advanceClock(by: .seconds(1)) }
+        let resumed = try await session.eventStream(after: first.lastID + 1)
+        #expect(resumed.start == .resumed)
+        #expect(resumed.lastID == first.lastID + 3)
+        let stale = try await session.eventStream(after: first.lastID + 99)
+        #expect(stale.start == .gap(oldestRetained: first.lastID + 1))
+        try await host.deleteSession(session.id)
+        var replayed: [Int] = []
+        for await numbered in resumed.events { replayed.append(numbered.id) }
+        #expect(replayed == [first.lastID + 2, first.lastID + 3])
     }
 
     @Test func listingsShowEverySession() async throws {

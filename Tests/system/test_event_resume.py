@@ -1,0 +1,85 @@
+"""Event streams that resume (issue 16, item 6): every server-sent event has an `id:`; a client that reconnects with
+`Last-Event-ID` (or `?lastEventId=`) gets what it missed, or a `gap` event and the current state when it is no
+longer retained."""
+import json
+import subprocess
+
+import httpx
+
+from daemon import SCENARIOCTL
+
+
+def read_events(daemon, count, headers=None, query=""):
+    """The first `count` events of a new stream, as (id, name, data)."""
+    events, block = [], {}
+    with httpx.Client(transport=httpx.HTTPTransport(uds=daemon.socket), base_url="http://scenariod", timeout=10) as http:
+        with http.stream("GET", f"/v1/sessions/default/events{query}", headers=headers or {}) as response:
+            assert response.status_code == 200, response.read()
+            for line in response.iter_lines():
+                line = line.rstrip("\n")  # httpx 0.23 (Debian's) keeps the line ending
+                if line == "":
+                    events.append((int(block["id"]), block["event"], json.loads(block["data"])))
+                    block = {}
+                    if len(events) == count:
+                        return events
+                else:
+                    field, _, value = line.partition(": ")
+                    block[field] = value
+    raise AssertionError(f"the stream ended after {events}")
+
+
+def advance(daemon, by="1s"):
+    daemon.call("POST", "/v1/sessions/default/clock/advance", expect=200, json={"by": by})
+
+
+def test_a_reconnecting_client_gets_exactly_what_it_missed(daemon_with):
+    daemon = daemon_with({}, ["--scenario", "offline-demo"])
+    [(first_id, name, _)] = read_events(daemon, 1)
+    assert name == "stateChanged"
+    for _ in range(3):
+        advance(daemon)
+    # Missed while away: three clock moves, each with its own id, in order; no snapshot of the state first.
+    missed = read_events(daemon, 3, headers={"Last-Event-ID": str(first_id)})
+    assert [name for _, name, _ in missed] == ["clockMoved"] * 3, missed
+    assert [event_id for event_id, _, _ in missed] == [first_id + 1, first_id + 2, first_id + 3]
+    assert missed[-1][2] == {"now": "2026-11-01T09:00:03Z"}
+    # The query item does the same, for clients that cannot set a header.
+    assert read_events(daemon, 2, query=f"?lastEventId={first_id + 1}") == missed[1:]
+    # Resuming at the newest id starts with what happens next.
+    advance(daemon)
+    [(event_id, name, data)] = read_events(daemon, 1, headers={"Last-Event-ID": str(first_id + 3)})
+    assert (event_id, name, data) == (first_id + 4, "clockMoved", {"now": "2026-11-01T09:00:04Z"})
+
+
+def test_events_no_longer_retained_give_a_gap_and_the_current_state(daemon_with):
+    daemon = daemon_with({}, ["--scenario", "offline-demo"])
+    [(first_id, _, _)] = read_events(daemon, 1)
+    for _ in range(300):  # more than the 256 events a session keeps
+        advance(daemon)
+    (gap_id, gap, data), (state_id, state, _) = read_events(daemon, 2, headers={"Last-Event-ID": str(first_id)})
+    assert gap == "gap" and state == "stateChanged", (gap, state)
+    assert gap_id == state_id == first_id + 300
+    assert data["lastEventId"] == first_id and data["oldestRetained"] == first_id + 300 - 255, data
+    assert "no longer retained" in data["message"]
+    # An id the session never gave (from before a restart, say) is a gap too, not an error.
+    assert read_events(daemon, 1, headers={"Last-Event-ID": "99999"})[0][1] == "gap"
+
+
+def test_an_id_that_is_not_a_number_is_refused(daemon_with):
+    daemon = daemon_with({}, ["--scenario", "offline-demo"])
+    body = daemon.call("GET", "/v1/sessions/default/events", expect=400, headers={"Last-Event-ID": "abc"}).json()
+    assert body["code"] == "invalidRequest" and "'abc'" in body["message"], body
+
+
+def test_scenarioctl_watch_numbers_events_and_resumes(daemon_with):
+    daemon = daemon_with({}, ["--scenario", "offline-demo"])
+    [(first_id, _, _)] = read_events(daemon, 1)
+    advance(daemon, "2s")
+    watch = subprocess.Popen([SCENARIOCTL, "watch", "--json", "--after", str(first_id), "--socket", daemon.socket],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        line = json.loads(watch.stdout.readline())
+        assert line == {"id": first_id + 1, "event": "clockMoved", "data": {"now": "2026-11-01T09:00:02Z"}}, line
+    finally:
+        watch.terminate()
+        watch.wait(timeout=10)
