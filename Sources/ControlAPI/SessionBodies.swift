@@ -92,6 +92,23 @@ public struct RequestCountsBody: Codable, Sendable, Hashable {
     }
 }
 
+/// `GET` and `PUT /v1/sessions/{id}/network/conditions`: what the session's network is switched into. A `PUT`
+/// replaces all of it; `{}` switches back to the scenario's own network.
+public struct NetworkConditionsBody: Codable, Sendable, Hashable {
+    /// Every request fails with `offline`.
+    public var offline: Bool?
+    /// Every request fails with this transport error (`timeout`, `connectionReset`, …).
+    public var fault: String?
+    /// Added to every answer's delay, on the session's clock (`2s`).
+    public var delay: String?
+
+    public init(offline: Bool? = nil, fault: String? = nil, delay: String? = nil) {
+        self.offline = offline
+        self.fault = fault
+        self.delay = delay
+    }
+}
+
 /// `GET /v1/sessions/{id}/services`: the services the daemon's team defines, as this session runs them.
 public struct ServiceListBody: Codable, Sendable, Hashable {
     /// One service.

@@ -96,11 +96,51 @@ extension ControlRoutes {
             routes.merge(journal.answered) { _, answered in answered }
             return JSONResponse.make(RequestCountsBody(routes: routes, unmatched: journal.unmatchedCount, live: journal.passedThroughCount))
         }
+        router.get("/v1/sessions/:session/network/conditions") { _, context in
+            JSONResponse.make(NetworkConditionsBody(try await session(context).networkConditions()))
+        }
+        router.put("/v1/sessions/:session/network/conditions") { request, context in
+            let body = try await JSONBody.decode(NetworkConditionsBody.self, from: request, fields: ["offline", "fault", "delay"], required: [])
+            let conditions = try NetworkConditions(body)
+            return JSONResponse.make(NetworkConditionsBody(try await session(context).setNetworkConditions(conditions)))
+        }
         // Clearing is an action on the journal, not its removal: the journal stays, empty (a DELETE would promise a
         // 404 on the next GET).
         router.post("/v1/sessions/:session/journal/clear") { _, context in
             try await session(context).clearJournal()
             return JSONResponse.noContent()
         }
+    }
+}
+
+extension NetworkConditionsBody {
+    init(_ conditions: NetworkConditions) {
+        self.init(offline: conditions.offline, fault: conditions.fault?.rawValue,
+                  delay: conditions.delay > .zero ? DurationText.format(conditions.delay) : nil)
+    }
+}
+
+extension NetworkConditions {
+    /// The conditions a request body asks for.
+    /// - Throws: ``APIError`` 400 `invalidRequest` for an unknown fault, a malformed delay, or offline with a fault.
+    init(_ body: NetworkConditionsBody) throws {
+        var fault: TransportError?
+        if let name = body.fault {
+            guard let error = TransportError(rawValue: name) else {
+                throw APIError(.badRequest, "invalidRequest", "the field 'fault' is '\(name)', which is not a fault; give one of \(TransportError.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            fault = error
+        }
+        if body.offline == true, fault != nil {
+            throw APIError(.badRequest, "invalidRequest", "the body asks for offline and for fault '\(body.fault ?? "")'; offline is the fault offline, so give one.")
+        }
+        var delay = Duration.zero
+        if let text = body.delay {
+            guard let parsed = DurationText.parse(text) else {
+                throw APIError(.badRequest, "invalidRequest", "the field 'delay' is '\(text)', which is not a duration; write one such as 250ms, 2s or 1m.")
+            }
+            delay = parsed
+        }
+        self.init(offline: body.offline ?? false, fault: fault, delay: delay)
     }
 }

@@ -18,6 +18,7 @@ public actor RoutedNetwork: NetworkService {
     private let unmatchedGoesUpstream: Bool
     private var hits: [Int]
     private let sequence: JournalSequence
+    private var conditions = NetworkConditions.normal
 
     /// The most near misses an unmatched request's journal entry lists.
     public static let nearMissLimit = 3
@@ -46,6 +47,21 @@ public actor RoutedNetwork: NetworkService {
         self.hits = Array(repeating: 0, count: routes.count)
     }
 
+    /// Switches the network into `conditions` (``NetworkConditions/normal`` switches it back) and journals the switch.
+    public func setConditions(_ conditions: NetworkConditions) async {
+        self.conditions = conditions
+        var exchange = NetworkExchange(sequence: sequence.next(), time: await clock.now(), method: "SET",
+                                       url: Self.conditionsURL, headers: [], body: nil)
+        exchange.condition = conditions.description
+        await journal(exchange)
+    }
+
+    /// The `url` of the journal entry that records a switch of conditions.
+    public static let conditionsURL = "network:conditions"
+
+    /// The conditions the network is in.
+    public func currentConditions() -> NetworkConditions { conditions }
+
     public func send(_ request: NetworkRequest) async throws(TransportError) -> NetworkResponse {
         guard !Task.isCancelled else { throw .cancelled }
         return try await answer(request).get()
@@ -58,6 +74,12 @@ public actor RoutedNetwork: NetworkService {
             url: request.url, headers: request.head.headerFields.map { "\($0.name): \($0.value)" },
             body: request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self))
 
+        if let failure = conditions.failure {
+            // The session was switched offline (or into a fault): no route answers, and none counts the request.
+            exchange.fault = failure.rawValue
+            exchange.condition = conditions.description
+            return await journalAndDeliver(RouteOutcome(.fault(failure), delay: conditions.delay), exchange)
+        }
         var misses: [(miss: NearMiss, fieldsMatched: Int)] = []
         var matchedIndex: Int?
         for (index, route) in routes.enumerated() {
@@ -70,7 +92,7 @@ public actor RoutedNetwork: NetworkService {
             break
         }
 
-        let outcome: RouteOutcome
+        var outcome: RouteOutcome
         if let index = matchedIndex {
             exchange.route = routes[index].name
             if routes[index].isLive { return await passThrough(request, exchange) }
@@ -91,6 +113,17 @@ public actor RoutedNetwork: NetworkService {
         case .response(let response): exchange.status = response.head.status.code
         case .fault(let error): exchange.fault = error.rawValue
         }
+        if conditions.delay > .zero {
+            outcome.delay += conditions.delay
+            exchange.condition = conditions.description
+        }
+        return await journalAndDeliver(outcome, exchange)
+    }
+
+    /// Journals `exchange` and delivers `outcome`; an answer that waits on the clock is journaled as it arrives,
+    /// pending, and again once delivered.
+    private func journalAndDeliver(_ outcome: RouteOutcome, _ arrived: NetworkExchange) async -> Result<NetworkResponse, TransportError> {
+        var exchange = arrived
         guard outcome.delay > .zero else {
             await journal(exchange)
             return await deliver(outcome)
@@ -113,13 +146,17 @@ public actor RoutedNetwork: NetworkService {
 
     /// Sends `request` to the live network and journals the answer once it is in.
     private func passThrough(_ request: NetworkRequest, _ arrived: NetworkExchange) async -> Result<NetworkResponse, TransportError> {
+        var exchange = arrived
+        if conditions.delay > .zero {
+            exchange.condition = conditions.description
+            do { try await clock.sleep(for: conditions.delay) } catch { return .failure(.cancelled) }
+        }
         let result: Result<NetworkResponse, TransportError>
         if let upstream {
             do { result = .success(try await upstream.send(request)) } catch { result = .failure(error) }
         } else {
             result = .failure(.offline)
         }
-        var exchange = arrived
         exchange.live = true
         switch result {
         case .success(let response): exchange.status = response.head.status.code

@@ -122,6 +122,17 @@ public struct ScenarioClient: Sendable {
     // MARK: Journal
 
     public func journal(session: String = defaultSession) async throws -> JournalBody { try await get(sessionPath(session, "/journal")) }
+    /// What the session's network is switched into.
+    public func networkConditions(session: String = defaultSession) async throws -> NetworkConditionsBody {
+        try await get(sessionPath(session, "/network/conditions"))
+    }
+    /// Switches the session's network: offline, into a fault, or adding a delay to every answer; `.init()` switches
+    /// it back. A reset does too.
+    @discardableResult
+    public func setNetworkConditions(_ conditions: NetworkConditionsBody, session: String = defaultSession) async throws -> NetworkConditionsBody {
+        try await send("PUT", sessionPath(session, "/network/conditions"), body: conditions)
+    }
+
     /// How many requests each route answered (and how many matched none) since the session started, was reset or
     /// its journal was cleared.
     public func requestCounts(session: String = defaultSession) async throws -> RequestCountsBody {

@@ -331,6 +331,19 @@ public actor Session {
     /// The journal: every request the Model made, oldest first, bounded.
     public func requestJournal() -> RequestJournal { journal }
 
+    /// Switches the session's network into `conditions` until they are set again or the session is reset; the
+    /// switch is journaled, and so is each request the conditions answer or delay.
+    @discardableResult
+    public func setNetworkConditions(_ conditions: NetworkConditions) async throws(HostError) -> NetworkConditions {
+        await try live().network.setConditions(conditions)
+        return conditions
+    }
+
+    /// The conditions the session's network is in (``NetworkConditions/normal`` unless switched).
+    public func networkConditions() async throws(HostError) -> NetworkConditions {
+        await try live().network.currentConditions()
+    }
+
     /// Empties the journal.
     public func clearJournal() {
         journal.clear()
@@ -367,6 +380,10 @@ public actor Session {
             + (exchange.deliversAt.map { ", pending until \(InstantText.format($0))" } ?? "")
         if let service = exchange.service {
             logger.info("\(service): \(exchange.method) (\(answer))", metadata: metadata)
+        } else if exchange.url == RoutedNetwork.conditionsURL {
+            logger.notice("network conditions set: \(exchange.condition ?? "")")
+        } else if exchange.route == nil, let condition = exchange.condition {
+            logger.info("\(exchange.method) \(exchange.url) answered by the network conditions \(condition) (\(answer))", metadata: metadata)
         } else if let route = exchange.route {
             metadata["route"] = "\(route)"
             logger.info("\(exchange.method) \(exchange.url) → route \(route) (\(answer))", metadata: metadata)

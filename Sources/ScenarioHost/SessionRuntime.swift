@@ -13,6 +13,8 @@ import Services
 struct SessionRuntime: Sendable {
     let clock: VirtualClock
     let store: any KeyValueService
+    /// The network fake, whose conditions the control API switches.
+    let network: RoutedNetwork
     let model: ModelDriver
     /// The fakes of the team's services, by name (a service the scenario runs live has none).
     let fakes: [String: ServiceFakeControl]
@@ -96,7 +98,7 @@ struct SessionRuntime: Sendable {
         let startedAt = await clock.now()
         await clock.spawn(model.run)
         await clock.settle()
-        return SessionRuntime(clock: clock, store: store, model: model, fakes: fakes, startedAt: startedAt,
+        return SessionRuntime(clock: clock, store: store, network: network, model: model, fakes: fakes, startedAt: startedAt,
                               recorder: recorder, liveNetwork: liveNetwork)
     }
 

@@ -79,6 +79,13 @@ public struct ScenarioSession: Sendable {
         }
     }
 
+    /// Switches the session's network, as a browser's developer tools do: `offline`, a `fault` for every request
+    /// (`timeout`, `connectionReset`, …), or a `delay` added to every answer (`2s`). Called with no arguments it
+    /// switches back to the scenario's network; a reset does too.
+    public func setNetworkConditions(offline: Bool = false, fault: String? = nil, delay: String? = nil) async throws {
+        try await client.setNetworkConditions(.init(offline: offline ? true : nil, fault: fault, delay: delay), session: id)
+    }
+
     /// The journal: every request the Model made, oldest first.
     public func requests() async throws -> [NetworkExchange] {
         try await client.journal(session: id).entries

@@ -34,6 +34,10 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
     public var pending: Bool?
     /// For an answer that waits on the session's clock, the instant on that clock when it is delivered.
     public var deliversAt: Date?
+    /// The network conditions the session was switched into that answered instead of a route (`offline`,
+    /// `fault timeout`) or delayed the answer (`delay 2s`); for the switch itself (`url` `network:conditions`), what
+    /// it switched to.
+    public var condition: String?
 
     /// Creates the record of a request as it arrives; what became of it is filled in after.
     public init(sequence: Int, time: Date, method: String, url: String, headers: [String], body: String?,
@@ -55,7 +59,7 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
     }
 
     /// Whether no route matched this request and it did not go to the live network either.
-    public var isUnmatched: Bool { route == nil && live != true && service == nil }
+    public var isUnmatched: Bool { route == nil && live != true && service == nil && condition == nil }
 }
 
 /// A route that almost matched a request, and where it first differed.

@@ -153,7 +153,7 @@ struct Requests: AsyncParsableCommand {
     static func describe(_ journal: JournalBody, unmatchedOnly: Bool) -> String {
         var text = Output.table(["#", "TIME", "METHOD", "URL", "ROUTE", "ANSWER"], journal.entries.map {
             ["\($0.sequence)", Output.instant($0.time), $0.method, $0.url,
-             $0.route ?? ($0.service != nil ? "(service)" : $0.live == true ? "(live)" : "(none)"),
+             $0.route ?? ($0.service != nil ? "(service)" : $0.condition.map { "(network: \($0))" } ?? ($0.live == true ? "(live)" : "(none)")),
              Self.answer($0)]
         })
         for entry in journal.entries where entry.isUnmatched {

@@ -66,7 +66,7 @@ import Testing
             .compactMap { $0.firstMatch(of: /^  ([a-z]+) {2,}/).map { String($0.1) } }
         #expect(verbs.count >= 12)
         for verb in verbs {
-            #expect(page.contains(".B \(verb)") || page.contains(".BI \"\(verb) "), "man/scenarioctl.1 does not describe '\(verb)'")
+            #expect(page.contains(".B \(verb)") || page.contains(".BR \(verb) ") || page.contains(".BI \"\(verb) "), "man/scenarioctl.1 does not describe '\(verb)'")
         }
     }
 }

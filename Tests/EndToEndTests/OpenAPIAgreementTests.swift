@@ -49,6 +49,9 @@ import Yams
         Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/s1/journal", status: 200),
         Call(operationId: "listUnmatched", method: "GET", path: "/v1/sessions/offline-1/journal/unmatched", status: 200),
         Call(operationId: "countRequests", method: "GET", path: "/v1/sessions/offline-1/journal/counts", status: 200),
+        Call(operationId: "setNetworkConditions", method: "PUT", path: "/v1/sessions/s1/network/conditions", body: #"{"offline":true,"delay":"2s"}"#, status: 200),
+        Call(operationId: "getNetworkConditions", method: "GET", path: "/v1/sessions/s1/network/conditions", status: 200),
+        Call(operationId: "setNetworkConditions", method: "PUT", path: "/v1/sessions/s1/network/conditions", body: "{}", status: 200),
         Call(operationId: "clearJournal", method: "POST", path: "/v1/sessions/s1/journal/clear", status: 204),
         Call(operationId: "resetSession", method: "POST", path: "/v1/sessions/s1/reset", status: 200),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/offline-1", status: 204),
@@ -82,6 +85,7 @@ import Yams
         Call(operationId: "showSession", method: "GET", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
         Call(operationId: "countRequests", method: "GET", path: "/v1/sessions/no-such/journal/counts", status: 404, code: "unknownSession"),
+        Call(operationId: "setNetworkConditions", method: "PUT", path: "/v1/sessions/s1/network/conditions", body: #"{"fault":"gremlins"}"#, status: 400, code: "invalidRequest"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/fly", status: 404, code: "unknownAction"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead", body: #"{"url":"x"}"#, status: 400, code: "invalidArguments"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead", body: #"{"url":"x","value":"yes"}"#, status: 400, code: "invalidArguments"),
@@ -138,7 +142,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 29)
+        #expect(documented.count == 31)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

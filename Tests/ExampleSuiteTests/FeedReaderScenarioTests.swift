@@ -53,6 +53,17 @@ struct Feed: Decodable, Sendable {
         }
     }
 
+    @Test func aDelayAddedToEveryAnswerShowsTheLoadingState() async throws {
+        try await withScenario("offline-demo") { session in
+            try await session.setNetworkConditions(delay: "5s")
+            #expect(try await session.perform("reload", as: Feed.self).isLoading)
+            try await session.advanceClock(by: "5s")
+            #expect(try await session.state(as: Feed.self).isLoading == false)
+            try await session.setNetworkConditions()
+            #expect(try await session.perform("reload", as: Feed.self).isLoading == false)
+        }
+    }
+
     @Test func aWrongRequestCountSaysWhatTheRouteAnswered() async throws {
         try await withScenario("offline-demo") { session in
             try await session.expectRequest(route: "feed", times: 1)

@@ -45,6 +45,10 @@ class ScenarioSession:
     def requests(self):
         return self._call("GET", "/journal")["entries"]
 
+    def set_network_conditions(self, **conditions):
+        """Switches the session's network: offline=True, fault="timeout" or delay="2s"; no arguments switch it back."""
+        return self._call("PUT", "/network/conditions", json=conditions)
+
     def expect_requests(self, route, times):
         """Fails unless route `route` answered exactly `times` requests (the daemon counts them as they arrive)."""
         counts = self._call("GET", "/journal/counts")

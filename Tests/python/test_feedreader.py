@@ -25,6 +25,15 @@ def test_slow_network_shows_loading_until_the_clock_passes_the_delay(scenario):
     assert len(state["items"]) == 4
 
 
+def test_switched_offline_the_feed_shows_the_error_and_recovers(scenario):
+    session = scenario("offline-demo")
+    session.set_network_conditions(offline=True)
+    assert session.perform("reload")["error"] == "Could not load the feed: The network is offline."
+    session.set_network_conditions()
+    assert session.perform("reload").get("error") is None
+    session.expect_requests("feed", 2)  # the request made offline reached no route
+
+
 def test_the_feed_refreshes_itself_after_fifteen_minutes(scenario):
     session = scenario("feed-updates")
     session.expect_requests("feed", 1)
