@@ -7,10 +7,15 @@ public struct CreateSessionRequest: Codable, Sendable, Hashable {
     public var scenario: String
     /// An id of the client's choosing (letters, digits, `.`, `_`, `-`; at most 64), or nil for one made up.
     public var id: String?
+    /// Scenario sections for this session only, read as a scenario file that extends `scenario` would be:
+    /// `network.routes` (extra routes, or replacements of same-named ones), `keyValue.seed` (merged by key),
+    /// `clock`, `random`, a team's service sections.
+    public var overrides: JSONValue?
 
-    public init(scenario: String, id: String? = nil) {
+    public init(scenario: String, id: String? = nil, overrides: JSONValue? = nil) {
         self.scenario = scenario
         self.id = id
+        self.overrides = overrides
     }
 }
 

@@ -16,9 +16,9 @@ struct APIError: Error {
 
     init(_ error: HostError) {
         let status: HTTPResponse.Status = switch error.code {
-        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService: .notFound
+        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute: .notFound
         case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong, .serviceIsLive: .conflict
-        case .invalidScenario: .unprocessableContent
+        case .invalidScenario, .invalidOverrides: .unprocessableContent
         case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey, .invalidServiceState: .badRequest
         case .storeFailed, .saveFailed: .serviceUnavailable
         // The client side holds too much open; it can free some (429 rather than 503: the daemon is healthy).

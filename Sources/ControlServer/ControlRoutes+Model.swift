@@ -96,6 +96,17 @@ extension ControlRoutes {
             routes.merge(journal.answered) { _, answered in answered }
             return JSONResponse.make(RequestCountsBody(routes: routes, unmatched: journal.unmatchedCount, live: journal.passedThroughCount))
         }
+        router.put("/v1/sessions/:session/routes/:route") { request, context in
+            let session = try await session(context)
+            let name = try parameter("route", of: context)
+            try await session.setRoute(try await JSONBody.value(of: request), named: name,
+                                       models: host.models.names, services: host.models.services)
+            return JSONResponse.noContent()
+        }
+        router.delete("/v1/sessions/:session/routes/:route") { _, context in
+            try await session(context).removeRoute(named: try parameter("route", of: context))
+            return JSONResponse.noContent()
+        }
         router.get("/v1/sessions/:session/network/conditions") { _, context in
             JSONResponse.make(NetworkConditionsBody(try await session(context).networkConditions()))
         }

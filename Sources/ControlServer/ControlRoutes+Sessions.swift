@@ -6,8 +6,8 @@ import ScenarioHost
 extension ControlRoutes {
     func addSessionRoutes(to router: EndpointRouter) {
         router.post("/v1/sessions") { request, _ in
-            let body = try await JSONBody.decode(CreateSessionRequest.self, from: request, fields: ["scenario", "id"], required: ["scenario"])
-            let session = try await host.createSession(of: body.scenario, id: body.id)
+            let body = try await JSONBody.decode(CreateSessionRequest.self, from: request, fields: ["scenario", "id", "overrides"], required: ["scenario"])
+            let session = try await host.createSession(of: body.scenario, id: body.id, overrides: body.overrides)
             return JSONResponse.make(try await SessionBody(session), status: .created)
         }
         router.get("/v1/sessions") { _, _ in

@@ -20,6 +20,8 @@ public struct Route: Sendable {
     public var afterLast: SequenceEnd
     /// Whether matching requests pass through to the live network instead of getting an outcome.
     public private(set) var isLive = false
+    /// Whether a test gave this route for its session (when creating it, or while it runs) rather than the scenario.
+    public var isOverride = false
 
     /// Creates a route.
     public init(name: String, matcher: RequestMatcher, outcomes: [RouteOutcome], afterLast: SequenceEnd = .repeat) {

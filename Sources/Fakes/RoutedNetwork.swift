@@ -10,7 +10,7 @@ import HTTPTypes
 /// `pending` true, and with `pending` false once delivered. An unmatched request gets `unmatched` (a transport error) and near-miss explanations
 /// naming the closest routes.
 public actor RoutedNetwork: NetworkService {
-    private let routes: [Route]
+    private var routes: [Route]
     private let unmatched: TransportError
     private let clock: any ClockService
     private let journal: @Sendable (NetworkExchange) async -> Void
@@ -46,6 +46,29 @@ public actor RoutedNetwork: NetworkService {
         self.journal = journal
         self.hits = Array(repeating: 0, count: routes.count)
     }
+
+    /// Adds `route` in front of the others, or replaces the route of its name where it stands; either way its
+    /// sequence starts from its first answer.
+    public func setRoute(_ route: Route) {
+        if let index = routes.firstIndex(where: { $0.name == route.name }) {
+            routes[index] = route
+            hits[index] = 0
+        } else {
+            routes.insert(route, at: 0)
+            hits.insert(0, at: 0)
+        }
+    }
+
+    /// Removes the route named `name`; false when there is none.
+    public func removeRoute(named name: String) -> Bool {
+        guard let index = routes.firstIndex(where: { $0.name == name }) else { return false }
+        routes.remove(at: index)
+        hits.remove(at: index)
+        return true
+    }
+
+    /// The names of the routes, in the order they are tried.
+    public func routeNames() -> [String] { routes.map(\.name) }
 
     /// Switches the network into `conditions` (``NetworkConditions/normal`` switches it back) and journals the switch.
     public func setConditions(_ conditions: NetworkConditions) async {
@@ -95,6 +118,7 @@ public actor RoutedNetwork: NetworkService {
         var outcome: RouteOutcome
         if let index = matchedIndex {
             exchange.route = routes[index].name
+            if routes[index].isOverride { exchange.override = true }
             if routes[index].isLive { return await passThrough(request, exchange) }
             outcome = routes[index].outcome(at: hits[index]) { [routes, hits] name in
                 routes.firstIndex { $0.name == name }.map { hits[$0] } ?? 0

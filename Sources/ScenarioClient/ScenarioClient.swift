@@ -52,8 +52,19 @@ public struct ScenarioClient: Sendable {
     // MARK: Sessions
 
     /// Starts a session of `scenario`, with an id of your choosing or one the daemon makes up.
-    public func createSession(scenario: String, id: String? = nil) async throws -> SessionBody {
-        try await send("POST", "/v1/sessions", body: CreateSessionRequest(scenario: scenario, id: id))
+    /// - Parameter overrides: Scenario sections for this session only (`network.routes`, `keyValue.seed`, `clock`,
+    ///   …), read as a scenario file that extends `scenario` would be.
+    public func createSession(scenario: String, id: String? = nil, overrides: JSONValue? = nil) async throws -> SessionBody {
+        try await send("POST", "/v1/sessions", body: CreateSessionRequest(scenario: scenario, id: id, overrides: overrides))
+    }
+    /// Adds route `name` to a running session, or replaces its route of that name; `route` is written as in a
+    /// scenario file's `network.routes` (its `name` may be left out). A reset undoes it.
+    public func setRoute(_ name: String, to route: JSONValue, session: String = defaultSession) async throws {
+        try await sendExpectingNoContent("PUT", sessionPath(session, "/routes/\(segment(name))"), body: route)
+    }
+    /// Removes route `name` from a running session; a reset restores it.
+    public func removeRoute(_ name: String, session: String = defaultSession) async throws {
+        try await sendExpectingNoContent("DELETE", sessionPath(session, "/routes/\(segment(name))"))
     }
     public func sessions() async throws -> [SessionBody] { try await get("/v1/sessions") }
     public func session(_ id: String = defaultSession) async throws -> SessionBody { try await get(sessionPath(id)) }
@@ -181,8 +192,9 @@ public struct ScenarioClient: Sendable {
         try await decode(transport.send(ControlRequest(method: method, path: path, body: try JSONEncoder.services.encode(body))))
     }
 
-    private func sendExpectingNoContent(_ method: String, _ path: String) async throws {
-        let response = try await transport.send(ControlRequest(method: method, path: path))
+    private func sendExpectingNoContent(_ method: String, _ path: String, body: JSONValue? = nil) async throws {
+        let data = try body.map { try JSONEncoder.services.encode($0) }
+        let response = try await transport.send(ControlRequest(method: method, path: path, body: data))
         guard response.status == 204 else { throw try await error(from: response) }
     }
 

@@ -67,6 +67,11 @@ struct ExtendsResolver {
         return nil
     }
 
+    /// `parent` extended by `file`, a file that is not in any catalog (a session's overrides).
+    static func extend(_ parent: Scenario, with file: ScenarioFile, models: [String], services: [ServiceDefinition]) -> Result<Scenario, Problems> {
+        ExtendsResolver(files: [file.name: file], invalid: [], models: models, services: services).finish(file, parent: parent)
+    }
+
     /// The problem with the Model a file names, when it names one this daemon does not host.
     static func modelProblems(of file: ScenarioFile, models: [String]) -> [ScenarioProblem] {
         guard let model = file.model, !models.contains(model.value) else { return [] }

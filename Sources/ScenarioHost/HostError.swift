@@ -25,6 +25,8 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidServiceState
         case tooManySessions
         case tooManySubscribers
+        case invalidOverrides
+        case unknownRoute
     }
 
     /// What kind of refusal this is.

@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 public import ScenarioFormat
+public import Services
 
 /// The engine: scenarios by name, and the sessions running them. It knows nothing of sockets; everything a
 /// client can do over the control API, a Swift program can do here in-process.
@@ -77,14 +78,22 @@ public actor ScenarioHost {
     /// - Parameters:
     ///   - scenarioName: The scenario to run.
     ///   - id: A client-chosen id (letters, digits, `.`, `_`, `-`; at most 64), or nil for `<scenario>-<n>`.
+    ///   - overrides: Scenario sections for this session only (``ScenarioOverrides``); a reset returns to them.
     /// - Returns: the session, settled in its scenario's start state.
     /// - Throws: ``HostError`` naming what is wrong; `.tooManySessions` when ``HostLimits/sessions`` are open.
     @discardableResult
-    public func createSession(of scenarioName: String, id: String? = nil) async throws(HostError) -> Session {
+    public func createSession(of scenarioName: String, id: String? = nil, overrides: JSONValue? = nil) async throws(HostError) -> Session {
         guard sessions.count < limits.sessions else {
             throw HostError(.tooManySessions, "\(sessions.count) sessions are open, the limit; delete sessions that are done (DELETE /v1/sessions/ID, scenarioctl session rm ID) or raise the daemon's --max-sessions.")
         }
-        let scenario = try scenario(named: scenarioName)
+        var scenario = try scenario(named: scenarioName)
+        if let overrides {
+            do {
+                scenario = try ScenarioOverrides.apply(overrides, to: scenario, models: models.names, services: models.services)
+            } catch {
+                throw HostError(.invalidOverrides, "the overrides of scenario '\(scenarioName)' have problems: \(error). They are read as the sections of a scenario file that extends it.")
+            }
+        }
         guard let makeDriver = models.factory(for: scenario.model) else {
             throw HostError(.invalidScenario, "scenario '\(scenarioName)' names the model '\(scenario.model)', which this host does not run.")
         }

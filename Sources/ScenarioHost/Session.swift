@@ -331,17 +331,42 @@ public actor Session {
     /// The journal: every request the Model made, oldest first, bounded.
     public func requestJournal() -> RequestJournal { journal }
 
+    /// Adds the route `name` to the running session, or replaces its route of that name, from `json` (a route as
+    /// a scenario file writes it); a reset undoes it.
+    /// - Throws: ``HostError`` `.invalidOverrides` with each problem at its JSON pointer.
+    public func setRoute(_ json: JSONValue, named name: String, models: [String], services: [ServiceDefinition]) async throws(HostError) {
+        let route: Route
+        do {
+            route = try ScenarioOverrides.route(json, named: name, in: scenario, models: models, services: services)
+        } catch {
+            throw HostError(.invalidOverrides, "route '\(name)' for session '\(id)' has problems: \(error). It is read as a route of a scenario file's network.routes.")
+        }
+        try await live().network.setRoute(route)
+        logger.notice("route \(name) set for this session")
+    }
+
+    /// Removes the route `name` from the running session (one of its scenario's, or one added); a reset restores it.
+    /// - Throws: ``HostError`` `.unknownRoute` when the session has no route of that name.
+    public func removeRoute(named name: String) async throws(HostError) {
+        let network = try live().network
+        guard await network.removeRoute(named: name) else {
+            let names = await network.routeNames()
+            throw HostError(.unknownRoute, "session '\(id)' has no route '\(name)'.\(Suggestion.didYouMean(name, among: names)) Its routes: \(names.isEmpty ? "none" : names.joined(separator: ", ")).")
+        }
+        logger.notice("route \(name) removed for this session")
+    }
+
     /// Switches the session's network into `conditions` until they are set again or the session is reset; the
     /// switch is journaled, and so is each request the conditions answer or delay.
     @discardableResult
     public func setNetworkConditions(_ conditions: NetworkConditions) async throws(HostError) -> NetworkConditions {
-        await try live().network.setConditions(conditions)
+        try await live().network.setConditions(conditions)
         return conditions
     }
 
     /// The conditions the session's network is in (``NetworkConditions/normal`` unless switched).
     public func networkConditions() async throws(HostError) -> NetworkConditions {
-        await try live().network.currentConditions()
+        try await live().network.currentConditions()
     }
 
     /// Empties the journal.

@@ -79,6 +79,17 @@ public struct ScenarioSession: Sendable {
         }
     }
 
+    /// Adds route `name` to the running session, or replaces its route of that name (written as in a scenario
+    /// file's `network.routes`; `name` may be left out). A reset undoes it.
+    public func setRoute(_ name: String, _ route: JSONValue) async throws {
+        try await client.setRoute(name, to: route, session: id)
+    }
+
+    /// Removes route `name` from the running session; a reset restores it.
+    public func removeRoute(_ name: String) async throws {
+        try await client.removeRoute(name, session: id)
+    }
+
     /// Switches the session's network, as a browser's developer tools do: `offline`, a `fault` for every request
     /// (`timeout`, `connectionReset`, …), or a `delay` added to every answer (`2s`). Called with no arguments it
     /// switches back to the scenario's network; a reset does too.

@@ -1,5 +1,6 @@
 import Foundation
 import ScenarioClient
+public import Services
 import Synchronization
 
 private let sessionCounter = Atomic<Int>(0)
@@ -17,14 +18,17 @@ private let sessionCounter = Atomic<Int>(0)
 /// - Parameters:
 ///   - scenario: The scenario to run.
 ///   - id: The session's id; by default one made from the scenario and a counter, unique in this process.
+///   - overrides: Scenario sections for this session only, so a variation needs no file of its own: extra or
+///     replacement routes, seed, clock start (`["network": ["routes": [...]], "clock": ["start": "…"]]`), read as
+///     a scenario file that extends `scenario` would be, with each problem at its JSON pointer.
 ///   - daemon: The daemon; ``ScenarioDaemon/shared`` by default.
 public func withScenario<Result: Sendable>(
-    _ scenario: String, id: String? = nil, daemon: ScenarioDaemon? = nil,
+    _ scenario: String, id: String? = nil, overriding overrides: JSONValue? = nil, daemon: ScenarioDaemon? = nil,
     _ body: (ScenarioSession) async throws -> Result
 ) async throws -> Result {
     let daemon = if let daemon { daemon } else { try await ScenarioDaemon.shared.value }
     let id = id ?? "\(scenario)-t\(ProcessInfo.processInfo.processIdentifier)-\(sessionCounter.add(1, ordering: .relaxed).newValue)"
-    _ = try await daemon.client.createSession(scenario: scenario, id: id)
+    _ = try await daemon.client.createSession(scenario: scenario, id: id, overrides: overrides)
     let session = ScenarioSession(id: id, client: daemon.client)
     do {
         let result = try await body(session)

@@ -34,6 +34,8 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
     public var pending: Bool?
     /// For an answer that waits on the session's clock, the instant on that clock when it is delivered.
     public var deliversAt: Date?
+    /// True when the route that answered is one a test gave this session (an override), not the scenario's.
+    public var override: Bool?
     /// The network conditions the session was switched into that answered instead of a route (`offline`,
     /// `fault timeout`) or delayed the answer (`delay 2s`); for the switch itself (`url` `network:conditions`), what
     /// it switched to.

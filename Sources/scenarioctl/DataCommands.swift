@@ -98,20 +98,7 @@ struct ServiceCommand: AsyncParsableCommand {
         @Argument(help: "The service's name (its scenario section).") var name: String
         @Argument(help: "The new state as JSON, @FILE or -.") var state: String
         func run() async throws {
-            let text: Data
-            if state == "-" {
-                text = FileHandle.standardInput.readDataToEndOfFile()
-            } else if state.hasPrefix("@") {
-                guard let data = FileManager.default.contents(atPath: String(state.dropFirst())) else {
-                    throw ValidationError("cannot read \(state.dropFirst()); give a readable file of JSON.")
-                }
-                text = data
-            } else {
-                text = Data(state.utf8)
-            }
-            guard let json = try? JSONValue(json: text) else {
-                throw ValidationError("the state is not valid JSON; write an object such as '{\"permission\": \"denied\"}'.")
-            }
+            let json = try JSONArgument.read(state, example: #"{"permission": "denied"}"#)
             try await options.run { client in
                 let state = try await client.setServiceState(name, to: json, session: target.id)
                 options.output(ServiceStateBody(service: name, state: state)) { Output.json(state) }

@@ -19,10 +19,13 @@ struct SessionCommand: AsyncParsableCommand {
         @OptionGroup var options: ClientOptions
         @Argument(help: "The scenario to run.") var scenario: String
         @Option(help: "An id of your choosing (letters, digits, '.', '_', '-').") var id: String?
+        @Option(help: ArgumentHelp("Scenario sections for this session only, as JSON, @FILE or -: extra or replacing routes, seed, clock start (read as a scenario file that extends SCENARIO).", valueName: "json"))
+        var overrides: String?
 
         func run() async throws {
+            let json = try overrides.map { try JSONArgument.read($0, example: #"{"clock": {"start": "2027-01-01T00:00:00Z"}}"#) }
             try await options.run { client in
-                let session = try await client.createSession(scenario: scenario, id: id)
+                let session = try await client.createSession(scenario: scenario, id: id, overrides: json)
                 options.output(session) { session.id }
             }
         }

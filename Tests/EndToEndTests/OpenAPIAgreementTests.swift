@@ -32,6 +32,7 @@ import Yams
         Call(operationId: "reloadScenarios", method: "POST", path: "/v1/scenarios/reload", status: 200),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline-demo","id":"s1"}"#, status: 201),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline"}"#, status: 201),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline","id":"ov1","overrides":{"clock":{"start":"2027-01-01T00:00:00Z"}}}"#, status: 201),
         Call(operationId: "listSessions", method: "GET", path: "/v1/sessions", status: 200),
         Call(operationId: "showSession", method: "GET", path: "/v1/sessions/s1", status: 200),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/reload", status: 200),
@@ -52,6 +53,8 @@ import Yams
         Call(operationId: "setNetworkConditions", method: "PUT", path: "/v1/sessions/s1/network/conditions", body: #"{"offline":true,"delay":"2s"}"#, status: 200),
         Call(operationId: "getNetworkConditions", method: "GET", path: "/v1/sessions/s1/network/conditions", status: 200),
         Call(operationId: "setNetworkConditions", method: "PUT", path: "/v1/sessions/s1/network/conditions", body: "{}", status: 200),
+        Call(operationId: "setRoute", method: "PUT", path: "/v1/sessions/s1/routes/extra", body: #"{"request":{"method":"GET","url":"https://x.example/a"},"response":{"status":204}}"#, status: 204),
+        Call(operationId: "removeRoute", method: "DELETE", path: "/v1/sessions/s1/routes/extra", status: 204),
         Call(operationId: "clearJournal", method: "POST", path: "/v1/sessions/s1/journal/clear", status: 204),
         Call(operationId: "resetSession", method: "POST", path: "/v1/sessions/s1/reset", status: 200),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/offline-1", status: 204),
@@ -86,6 +89,9 @@ import Yams
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
         Call(operationId: "countRequests", method: "GET", path: "/v1/sessions/no-such/journal/counts", status: 404, code: "unknownSession"),
         Call(operationId: "setNetworkConditions", method: "PUT", path: "/v1/sessions/s1/network/conditions", body: #"{"fault":"gremlins"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "setRoute", method: "PUT", path: "/v1/sessions/s1/routes/extra", body: #"{"response":{"status":2000}}"#, status: 422, code: "invalidOverrides"),
+        Call(operationId: "removeRoute", method: "DELETE", path: "/v1/sessions/s1/routes/no-such", status: 404, code: "unknownRoute"),
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline-demo","overrides":{"model":"Ratings"}}"#, status: 422, code: "invalidOverrides"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/fly", status: 404, code: "unknownAction"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead", body: #"{"url":"x"}"#, status: 400, code: "invalidArguments"),
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/s1/actions/setIsRead", body: #"{"url":"x","value":"yes"}"#, status: 400, code: "invalidArguments"),
@@ -142,7 +148,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 31)
+        #expect(documented.count == 33)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

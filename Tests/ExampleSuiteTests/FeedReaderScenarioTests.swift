@@ -64,6 +64,31 @@ struct Feed: Decodable, Sendable {
         }
     }
 
+    @Test func aVariationNeedsNoScenarioFileOfItsOwn() async throws {
+        let unavailable: JSONValue = ["network": ["routes": [[
+            "name": "feed",
+            "request": ["method": "GET", "url": "https://www.cocoawithlove.com/feed.json"],
+            "response": ["status": 503],
+        ]]]]
+        try await withScenario("first-launch", overriding: unavailable) { session in
+            #expect(try await session.state(as: Feed.self).error == "The feed server answered 503.")
+            #expect(try await session.requests().first?.override == true)
+            try await session.removeRoute("feed")
+            #expect(try await session.perform("reload", as: Feed.self).error != nil)
+            try await session.setRoute("feed", ["request": ["method": "GET", "url": "https://www.cocoawithlove.com/feed.json"],
+                                                "response": ["status": 200, "bodyFile": "fixtures/feed.json"]])
+            #expect(try await session.perform("reload", as: Feed.self).items.count == 4)
+        }
+    }
+
+    @Test func overridesWithProblemsAreRefusedWithTheirJSONPointers() async throws {
+        let wrong: JSONValue = ["network": ["routes": [["name": "feed", "response": ["status": 2000]]]]]
+        let error = await #expect(throws: ScenarioClientError.self) {
+            try await withScenario("offline-demo", overriding: wrong) { _ in }
+        }
+        #expect("\(String(describing: error))".contains("/network/routes/0/response/status: network.routes[0].response.status must be an integer from 100 to 599"), "\(String(describing: error))")
+    }
+
     @Test func aWrongRequestCountSaysWhatTheRouteAnswered() async throws {
         try await withScenario("offline-demo") { session in
             try await session.expectRequest(route: "feed", times: 1)

@@ -45,6 +45,13 @@ class ScenarioSession:
     def requests(self):
         return self._call("GET", "/journal")["entries"]
 
+    def set_route(self, name, route):
+        """Adds route `name`, or replaces the session's route of that name; a reset undoes it."""
+        self._call("PUT", f"/routes/{name}", json=route)
+
+    def remove_route(self, name):
+        self._call("DELETE", f"/routes/{name}")
+
     def set_network_conditions(self, **conditions):
         """Switches the session's network: offline=True, fault="timeout" or delay="2s"; no arguments switch it back."""
         return self._call("PUT", "/network/conditions", json=conditions)
@@ -100,9 +107,11 @@ def scenario(scenariod_socket):
     http = httpx.Client(transport=httpx.HTTPTransport(uds=scenariod_socket), base_url="http://scenariod", timeout=30)
     opened = []
 
-    def open_session(name):
+    def open_session(name, overrides=None):
+        """overrides: scenario sections for this session only, e.g. {"network": {"routes": [...]}}."""
         session_id = f"py-{name}-{uuid.uuid4().hex[:8]}"
-        response = http.post("/v1/sessions", json={"scenario": name, "id": session_id})
+        body = {"scenario": name, "id": session_id, **({"overrides": overrides} if overrides is not None else {})}
+        response = http.post("/v1/sessions", json=body)
         assert response.status_code == 201, response.text
         opened.append(session_id)
         return ScenarioSession(http, session_id)

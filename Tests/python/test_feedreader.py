@@ -25,6 +25,15 @@ def test_slow_network_shows_loading_until_the_clock_passes_the_delay(scenario):
     assert len(state["items"]) == 4
 
 
+def test_a_variation_without_a_scenario_file(scenario):
+    feed = {"method": "GET", "url": "https://www.cocoawithlove.com/feed.json"}
+    session = scenario("first-launch", overrides={"network": {"routes": [
+        {"name": "feed", "request": feed, "response": {"status": 503}}]}})
+    assert session.state()["error"] == "The feed server answered 503."
+    session.set_route("feed", {"request": feed, "response": {"status": 200, "bodyFile": "fixtures/feed.json"}})
+    assert len(session.perform("reload")["items"]) == 4
+
+
 def test_switched_offline_the_feed_shows_the_error_and_recovers(scenario):
     session = scenario("offline-demo")
     session.set_network_conditions(offline=True)
