@@ -16,21 +16,24 @@ public struct RequestMatcher: Sendable {
     public var method: String?
     /// The URL without its query.
     public var url: URLMatch?
-    /// Query items that must be present with these values; others may be present too.
-    public var query: [String: String]
-    /// Header fields that must be present with these values (names compared case-insensitively).
-    public var headers: [String: String]
+    /// Query items and how each must look; others may be present too.
+    public var query: [String: ValueMatch]
+    /// Header fields and how each must look (names compared case-insensitively).
+    public var headers: [String: ValueMatch]
     /// A JSON value the request body must contain (see ``Services/JSONValue/contains(_:)``).
     public var body: JSONValue?
+    /// Fields of a JSON body, by JSON pointer (`/user/age`), and how each must look.
+    public var bodyFields: [String: ValueMatch]
 
     /// Creates a matcher.
-    public init(method: String? = nil, url: URLMatch? = nil, query: [String: String] = [:],
-                headers: [String: String] = [:], body: JSONValue? = nil) {
+    public init(method: String? = nil, url: URLMatch? = nil, query: [String: ValueMatch] = [:],
+                headers: [String: ValueMatch] = [:], body: JSONValue? = nil, bodyFields: [String: ValueMatch] = [:]) {
         self.method = method
         self.url = url
         self.query = query
         self.headers = headers
         self.body = body
+        self.bodyFields = bodyFields
     }
 
     /// Where a request first differs from this matcher, or nil when it matches.
@@ -52,27 +55,34 @@ public struct RequestMatcher: Sendable {
         }
         for (name, expected) in query.sorted(by: { $0.key < $1.key }) {
             let actual = parts.query[name]
-            guard actual == expected else {
-                return (.init(field: "query.\(name)", expected: expected, actual: actual ?? "(absent)"), matched)
+            guard expected.matches(actual) else {
+                return (.init(field: "query.\(name)", expected: expected.description, actual: actual ?? "(absent)"), matched)
             }
             matched += 1
         }
         for (name, expected) in headers.sorted(by: { $0.key < $1.key }) {
             let actual = request.head.headerFields.first { $0.name.canonicalName == name.lowercased() }?.value
-            guard actual == expected else {
-                return (.init(field: "headers.\(name)", expected: expected, actual: actual ?? "(absent)"), matched)
+            guard expected.matches(actual) else {
+                return (.init(field: "headers.\(name)", expected: expected.description, actual: actual ?? "(absent)"), matched)
             }
             matched += 1
         }
-        if let body {
-            guard let actual = try? JSONValue(json: request.body) else {
-                let shown = request.body.isEmpty ? "(empty)" : "(not JSON)"
-                return (.init(field: "body", expected: String(decoding: body.jsonData, as: UTF8.self), actual: shown), matched)
+        guard body != nil || !bodyFields.isEmpty else { return nil }
+        guard let actual = try? JSONValue(json: request.body) else {
+            let shown = request.body.isEmpty ? "(empty)" : "(not JSON)"
+            let expected = body.map { String(decoding: $0.jsonData, as: UTF8.self) } ?? "a JSON body"
+            return (.init(field: "body", expected: expected, actual: shown), matched)
+        }
+        if let body, let difference = actual.firstDifference(from: body) {
+            // The place that differed, not the whole body: a near miss should point at the field to fix.
+            return (.init(field: "body\(difference.pointer)", expected: difference.expected, actual: difference.actual), matched)
+        }
+        for (pointer, expected) in bodyFields.sorted(by: { $0.key < $1.key }) {
+            let value = actual.value(at: pointer)
+            guard expected.matches(value.map(\.matchText)) else {
+                return (.init(field: "body\(pointer)", expected: expected.description, actual: value.map(\.matchText) ?? "(absent)"), matched)
             }
-            guard actual.contains(body) else {
-                return (.init(field: "body", expected: String(decoding: body.jsonData, as: UTF8.self),
-                              actual: String(decoding: actual.jsonData, as: UTF8.self)), matched)
-            }
+            matched += 1
         }
         return nil
     }

@@ -7,7 +7,9 @@ import Yams
 /// Routes: `network.routes[i]` with its request matcher and its response, responses or fault.
 extension ScenarioFileParser {
     static let routeKeys = ["name", "request", "response", "responses", "afterLast", "live"]
-    static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "body"]
+    static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "body", "bodyFields"]
+    /// The ways a value may be matched besides equality, written as a one-key mapping (`{regex: "^Bearer "}`).
+    static let matchKeys = ["regex", "contains", "present", "absent"] + ValueMatch.Comparison.allCases.map(\.rawValue)
     static let responseKeys = ["status", "headers", "body", "bodyFile", "delay", "fault", "after"]
 
     mutating func parseRoute(_ node: Node, at path: String) -> Route? {
@@ -100,10 +102,72 @@ extension ScenarioFileParser {
         case (nil, nil):
             break
         }
-        if let node = keys["query"] { matcher.query = reader.textMap(node, at: "\(path).query") ?? [:] }
-        if let node = keys["headers"] { matcher.headers = headerMap(node, at: "\(path).headers") }
+        if let node = keys["query"] { matcher.query = matchMap(node, at: "\(path).query") }
+        if let node = keys["headers"] {
+            matcher.headers = matchMap(node, at: "\(path).headers")
+            for name in matcher.headers.keys.sorted() where HTTPField.Name(name) == nil {
+                reader.report("\(path).headers has '\(name)', which is not a valid HTTP header name.", at: node)
+            }
+        }
         if let node = keys["body"] { matcher.body = reader.json(node) }
+        if let node = keys["bodyFields"] {
+            matcher.bodyFields = matchMap(node, at: "\(path).bodyFields")
+            for pointer in matcher.bodyFields.keys.sorted() where !pointer.hasPrefix("/") {
+                reader.report("\(path).bodyFields has '\(pointer)', which is not a JSON pointer; write the field's path from the body's top, such as /user/age.", at: node)
+            }
+        }
         return matcher
+    }
+
+    /// Names to value matchers: a scalar is matched for equality, a one-key mapping another way.
+    private mutating func matchMap(_ node: Node, at path: String) -> [String: ValueMatch] {
+        guard case .mapping(let mapping) = node else {
+            reader.report("\(path) must be a mapping of names to values, got \(reader.describe(node)).", at: node)
+            return [:]
+        }
+        var matches: [String: ValueMatch] = [:]
+        for (key, value) in mapping {
+            guard let name = key.scalar?.string else { continue }
+            if let match = valueMatch(value, at: "\(path).\(name)") { matches[name] = match }
+        }
+        return matches
+    }
+
+    /// `Bearer t1`, or `{regex: …}`, `{contains: …}`, `{present: true}`, `{absent: true}`, `{gte: 18}` and the like.
+    private mutating func valueMatch(_ node: Node, at path: String) -> ValueMatch? {
+        guard case .mapping = node else { return reader.text(node, at: path).map(ValueMatch.equals) }
+        guard let keys = reader.mapping(node, at: path, allowed: Self.matchKeys) else { return nil }
+        guard keys.count == 1, let (kind, value) = keys.first else {
+            reader.report("\(path) must name one way to match (\(Self.matchKeys.joined(separator: ", "))), got \(keys.count).", at: node)
+            return nil
+        }
+        let place = "\(path).\(kind)"
+        switch kind {
+        case "regex":
+            guard let source = reader.string(value, at: place) else { return nil }
+            do {
+                return .regex(try URLPattern(source))
+            } catch {
+                reader.report("\(place) is not a valid regular expression: \(error)", at: value)
+                return nil
+            }
+        case "contains":
+            return reader.text(value, at: place).map(ValueMatch.contains)
+        case "present", "absent":
+            guard let flag = reader.bool(value, at: place) else { return nil }
+            guard flag else {
+                reader.report("\(place) must be true; to say the opposite, write \(kind == "present" ? "absent" : "present"): true.", at: value)
+                return nil
+            }
+            return kind == "present" ? .present : .absent
+        default:
+            guard let comparison = ValueMatch.Comparison(rawValue: kind), let text = reader.text(value, at: place) else { return nil }
+            guard let bound = Double(text) else {
+                reader.report("\(place) must be a number, got '\(text)'.", at: value)
+                return nil
+            }
+            return .compare(comparison, bound)
+        }
     }
 
     private mutating func parseResponse(_ node: Node, at path: String) -> RouteOutcome? {

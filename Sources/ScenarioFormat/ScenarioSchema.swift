@@ -348,6 +348,32 @@ public enum ScenarioSchema {
         ]
       }
     },
+    "valueMatch": {
+      "description": "A value to equal, or one way to match: regex (the whole value), contains, present, absent, or a number comparison (lt, lte, gt, gte).",
+      "oneOf": [
+        { "type": ["string", "number", "boolean"] },
+        {
+          "type": "object",
+          "additionalProperties": false,
+          "minProperties": 1,
+          "maxProperties": 1,
+          "properties": {
+            "regex": { "type": "string" },
+            "contains": { "type": ["string", "number", "boolean"] },
+            "present": { "const": true },
+            "absent": { "const": true },
+            "lt": { "type": "number" },
+            "lte": { "type": "number" },
+            "gt": { "type": "number" },
+            "gte": { "type": "number" }
+          }
+        }
+      ]
+    },
+    "matchMap": {
+      "type": "object",
+      "additionalProperties": { "$ref": "#/$defs/valueMatch" }
+    },
     "route": {
       "type": "object",
       "additionalProperties": false,
@@ -474,15 +500,21 @@ public enum ScenarioSchema {
           "description": "A regular expression the whole URL (without query) must match."
         },
         "query": {
-          "$ref": "#/$defs/textMap",
-          "description": "Query items that must be present with these values."
+          "$ref": "#/$defs/matchMap",
+          "description": "Query items and how each must look: a value to equal, or {regex|contains|present|absent|lt|lte|gt|gte: …}."
         },
         "headers": {
-          "$ref": "#/$defs/textMap",
-          "description": "Header fields that must be present with these values."
+          "$ref": "#/$defs/matchMap",
+          "description": "Header fields and how each must look: a value to equal, or {regex|contains|present|absent|lt|lte|gt|gte: …}."
         },
         "body": {
           "description": "A JSON value the request body must contain (objects by subset)."
+        },
+        "bodyFields": {
+          "type": "object",
+          "propertyNames": { "pattern": "^/" },
+          "additionalProperties": { "$ref": "#/$defs/valueMatch" },
+          "description": "Fields of a JSON body by JSON pointer (/user/age) and how each must look."
         }
       }
     },

@@ -68,7 +68,7 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
 public struct NearMiss: Sendable, Hashable, Codable {
     /// The field that differed and both values.
     public struct Difference: Sendable, Hashable, Codable {
-        /// `method`, `url`, `query.NAME`, `headers.NAME` or `body`.
+        /// `method`, `url`, `query.NAME`, `headers.NAME`, `body` (not JSON, or empty) or `body/JSON/POINTER` (the field that differed).
         public var field: String
         /// What the route asked for.
         public var expected: String
@@ -102,7 +102,11 @@ public struct NearMiss: Sendable, Hashable, Codable {
     public func redactingSecrets() -> NearMiss {
         var copy = self
         let name = field.split(separator: ".", maxSplits: 1).last.map(String.init) ?? field
-        if field == "body" {
+        if field.hasPrefix("body/"), field.split(separator: "/").dropFirst().contains(where: { JSONValue.isSecretField(String($0)) }) {
+            // A body field on the list, or inside one (body/password, body/credentials/token).
+            copy.expected = "<redacted>"
+            copy.actual = "<redacted>"
+        } else if field == "body" || field.hasPrefix("body/") {
             for keyPath in [\NearMiss.expected, \NearMiss.actual] {
                 if let json = try? JSONValue(json: Data(copy[keyPath: keyPath].utf8)) {
                     copy[keyPath: keyPath] = String(decoding: json.redactingSecrets(replacement: "<redacted>").value.jsonData, as: UTF8.self)

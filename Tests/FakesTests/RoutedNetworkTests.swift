@@ -50,7 +50,8 @@ import Testing
                               body: #"{"user":"bob","tags":["a"]}"#)
         await #expect(throws: TransportError.connectionRefused) { try await fake.send(badBody) }
         let miss = try #require(await journal.values.last?.nearMisses?.first)
-        #expect(miss == NearMiss(route: "items", field: "body", expected: #"{"tags":["a"],"user":"alice"}"#, actual: #"{"tags":["a"],"user":"bob"}"#))
+        // The path that differed, not the whole body.
+        #expect(miss == NearMiss(route: "items", field: "body/user", expected: "alice", actual: "bob"))
     }
 
     @Test func anUnmatchedRequestGetsTheScenariosErrorAndNearMissesClosestFirst() async throws {
@@ -136,5 +137,31 @@ import Testing
         task.cancel()
         await task.value
         #expect(await outcome.values == [.cancelled])
+    }
+
+    @Test func queryItemsAndHeadersMatchByShape() async throws {
+        let fake = network([
+            Route(name: "page", matcher: RequestMatcher(
+                query: ["page": .compare(.gte, 2), "q": .contains("swift"), "debug": .absent],
+                headers: ["Accept": .regex(try URLPattern("application/(feed\\+)?json")), "X-Trace": .present]),
+                  outcomes: [ok(200)]),
+        ])
+        let accepted = try await fake.send(request(.get, "https://x.example/items?page=3&q=learn+swift",
+                                                   headers: [.accept: "application/feed+json", HTTPField.Name("X-Trace")!: "1"]))
+        #expect(accepted.head.status.code == 200)
+        for (url, field, expected, actual) in [
+            ("https://x.example/items?page=1&q=swift", "query.page", ">= 2", "1"),
+            ("https://x.example/items?page=2&q=rust", "query.q", "contains swift", "rust"),
+            ("https://x.example/items?page=2&q=swift&debug=1", "query.debug", "absent", "1"),
+        ] {
+            await #expect(throws: TransportError.connectionRefused) {
+                try await fake.send(request(.get, url, headers: [.accept: "application/json", HTTPField.Name("X-Trace")!: "1"]))
+            }
+            let miss = try #require(await journal.values.last?.nearMisses?.first)
+            #expect(miss.field == field && miss.expected == expected && miss.actual == actual, "\(miss)")
+        }
+        _ = try? await fake.send(request(.get, "https://x.example/items?page=2&q=swift", headers: [.accept: "text/html"]))
+        let miss = try #require(await journal.values.last?.nearMisses?.first)
+        #expect(miss.field == "headers.Accept" && miss.expected == "regex application/(feed\\+)?json" && miss.actual == "text/html")
     }
 }

@@ -1,0 +1,50 @@
+import Foundation
+
+extension JSONValue {
+    /// The value at JSON pointer `pointer` (RFC 6901: `/user/age`, `/items/0`, `~1` for `/`), or nil when there is none.
+    public func value(at pointer: String) -> JSONValue? {
+        guard pointer.hasPrefix("/") else { return pointer.isEmpty ? self : nil }
+        var current = self
+        for raw in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            switch current {
+            case .object(let members):
+                guard let next = members[token] else { return nil }
+                current = next
+            case .array(let elements):
+                guard let index = Int(token), elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// The text a value matcher compares: a string as it is, anything else as JSON (`5`, `true`, `{"a":1}`).
+    public var matchText: String {
+        if case .string(let text) = self { return text }
+        return String(decoding: jsonData, as: UTF8.self)
+    }
+
+    /// Where this value first fails to contain `pattern` (``contains(_:)``): the JSON pointer of the place and what
+    /// each side has there, or nil when it contains it.
+    public func firstDifference(from pattern: JSONValue, at pointer: String = "") -> (pointer: String, expected: String, actual: String)? {
+        switch (self, pattern) {
+        case (.object(let actual), .object(let expected)):
+            for key in expected.keys.sorted() {
+                let place = pointer + "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                guard let value = actual[key] else { return (place, expected[key]!.matchText, "(absent)") }
+                if let difference = value.firstDifference(from: expected[key]!, at: place) { return difference }
+            }
+            return nil
+        case (.array(let actual), .array(let expected)) where actual.count == expected.count:
+            for (index, (value, wanted)) in zip(actual, expected).enumerated() {
+                if let difference = value.firstDifference(from: wanted, at: "\(pointer)/\(index)") { return difference }
+            }
+            return nil
+        default:
+            return contains(pattern) ? nil : (pointer, pattern.matchText, matchText)
+        }
+    }
+}
