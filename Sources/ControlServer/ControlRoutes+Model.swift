@@ -99,7 +99,7 @@ extension ControlRoutes {
         router.put("/v1/sessions/:session/routes/:route") { request, context in
             let session = try await session(context)
             let name = try parameter("route", of: context)
-            try await session.setRoute(try await JSONBody.value(of: request), named: name,
+            try await session.setRoute(try await JSONBody.value(of: request, emptyMeans: nil), named: name,
                                        models: host.models.names, services: host.models.services)
             return JSONResponse.noContent()
         }
@@ -111,7 +111,8 @@ extension ControlRoutes {
             JSONResponse.make(NetworkConditionsBody(try await session(context).networkConditions()))
         }
         router.put("/v1/sessions/:session/network/conditions") { request, context in
-            let body = try await JSONBody.decode(NetworkConditionsBody.self, from: request, fields: ["offline", "fault", "delay"], required: [])
+            let body = try await JSONBody.decode(NetworkConditionsBody.self, from: request, fields: ["offline", "fault", "delay"], required: [],
+                                              emptyMeans: nil)
             let conditions = try NetworkConditions(body)
             return JSONResponse.make(NetworkConditionsBody(try await session(context).setNetworkConditions(conditions)))
         }

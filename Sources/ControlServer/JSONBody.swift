@@ -22,7 +22,7 @@ enum JSONBody {
         }
         guard buffer.readableBytes > 0 else {
             guard let emptyMeans else {
-                throw APIError(.badRequest, "invalidRequest", "\(request.method) \(request.uri.path) needs a JSON body: the value to store.")
+                throw APIError(.badRequest, "invalidRequest", "\(request.method) \(request.uri.path) needs a JSON body; openapi/scenariod.yaml describes it.")
             }
             return emptyMeans
         }
@@ -38,8 +38,10 @@ enum JSONBody {
     }
 
     /// The body decoded as `T`, whose JSON object may hold only `fields`.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, fields: [String], required: [String]) async throws -> T {
-        let value = try await value(of: request)
+    /// - Parameter emptyMeans: What an empty body stands for, or nil when a body is required.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, fields: [String], required: [String],
+                                     emptyMeans: JSONValue? = .object([:])) async throws -> T {
+        let value = try await value(of: request, emptyMeans: emptyMeans)
         guard case .object(let object) = value else {
             throw APIError(.badRequest, "invalidRequest", "the request body must be a JSON object with \(fields.joined(separator: ", ")), got \(value.typeName).")
         }
