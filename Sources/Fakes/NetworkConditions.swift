@@ -17,6 +17,9 @@ public struct NetworkConditions: Sendable, Hashable, CustomStringConvertible {
         self.delay = delay
     }
 
+    /// The longest delay conditions may add.
+    public static let longestDelay = Duration.seconds(24 * 3600)
+
     /// The scenario's own network.
     public static let normal = NetworkConditions()
 
