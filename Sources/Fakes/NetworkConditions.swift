@@ -17,9 +17,6 @@ public struct NetworkConditions: Sendable, Hashable, CustomStringConvertible {
         self.delay = delay
     }
 
-    /// The longest delay conditions may add.
-    public static let longestDelay = Duration.seconds(24 * 3600)
-
     /// The scenario's own network.
     public static let normal = NetworkConditions()
 
