@@ -93,8 +93,8 @@ struct ExtendsResolver {
                 file: file.path, line: file.model?.line, column: file.model?.column,
                 message: "model '\(model)' differs from '\(parent.model)' of the extended scenario '\(parent.name)'; a scenario extends one of the same Model."))
         }
-        let childRoutes = Set(file.routes.map(\.name))
-        let routes = file.routes + (parent?.routes ?? []).filter { !childRoutes.contains($0.name) }
+        let (routes, patchProblems) = Self.routes(of: file, parent: parent)
+        problems += patchProblems
         var network = parent?.network ?? .default
         if let mode = file.networkMode?.value { network.mode = mode }
         if let timeout = file.connectTimeout { network.connectTimeout = timeout }
@@ -138,7 +138,39 @@ struct ExtendsResolver {
             random: file.random ?? parent?.random ?? .default,
             services: settings)
         scenario.serviceSections = sections
+        scenario.fixtureDirectories = [file.directory] + (parent?.fixtureDirectories ?? []).filter { $0 != file.directory }
         return .success(scenario)
+    }
+
+    /// The file's routes first, then the parent's: replaced by a same-named route of the file, or changed in place
+    /// by the file's patch of it; with a problem for each patch of a route the parent does not have.
+    private static func routes(of file: ScenarioFile, parent: Scenario?) -> ([Route], [ScenarioProblem]) {
+        let parentRoutes = parent?.routes ?? []
+        let known = parentRoutes.map(\.name)
+        var problems: [ScenarioProblem] = []
+        var patches: [String: RoutePatch] = [:]
+        for patch in file.routePatches {
+            guard let route = parentRoutes.first(where: { $0.name == patch.name }) else {
+                if let parent {
+                    problems.append(ScenarioProblem(
+                        file: file.path, line: patch.line, column: patch.column,
+                        message: "extends route '\(patch.name)', but '\(parent.name)' has no route of that name.\(Suggestion.didYouMean(patch.name, among: known)) Its routes: \(known.isEmpty ? "none" : known.joined(separator: ", "))."))
+                }
+                continue
+            }
+            if route.isLive, patch.live == false, patch.response == nil, patch.responses == nil {
+                problems.append(ScenarioProblem(
+                    file: file.path, line: patch.line, column: patch.column,
+                    message: "route '\(patch.name)' of '\(parent?.name ?? "")' is live and this makes it not live, so it needs 'response' or 'responses'."))
+                continue
+            }
+            patches[patch.name] = patch
+        }
+        let childRoutes = Set(file.routes.map(\.name))
+        let inherited = parentRoutes.filter { !childRoutes.contains($0.name) }.map { route in
+            patches[route.name].map { $0.apply(to: route) } ?? route
+        }
+        return (file.routes + inherited, problems)
     }
 
     /// Each team service's setting: `live`, or its fake's state decoded from this file's section merged over the

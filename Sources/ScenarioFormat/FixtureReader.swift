@@ -5,20 +5,26 @@ import Foundation
 final class FixtureReader {
     private var cache: [String: Data] = [:]
 
-    /// The bytes of `relativePath` inside `directory`, or a message saying why it cannot be used.
-    func read(_ relativePath: String, in directory: URL) -> Result<Data, FixtureError> {
+    /// The bytes of `relativePath` inside the first of `directories` that has it (a scenario's own directory, then
+    /// those of the scenarios it extends, nearest first), or a message saying why it cannot be used.
+    func read(_ relativePath: String, in directories: [URL]) -> Result<Data, FixtureError> {
         guard !relativePath.hasPrefix("/") else {
             return .failure(.init("fixture path '\(relativePath)' is absolute; write it relative to the scenario directory."))
         }
         guard !relativePath.split(separator: "/").contains("..") else {
             return .failure(.init("fixture path '\(relativePath)' leaves the scenario directory through '..'; keep fixtures inside it."))
         }
-        let file = directory.appendingPathComponent(relativePath)
-        guard FileManager.default.fileExists(atPath: file.path) else {
-            return .failure(.init("fixture '\(relativePath)' does not exist in the scenario directory '\(directory.lastPathComponent)'."))
+        guard let directory = directories.first(where: {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent(relativePath).path)
+        }) else {
+            let names = directories.map { "'\($0.lastPathComponent)'" }
+            let places = names.count == 1
+                ? "the scenario directory \(names[0])"
+                : "the scenario directory \(names[0]) or those of the scenarios it extends (\(names.dropFirst().joined(separator: ", ")))"
+            return .failure(.init("fixture '\(relativePath)' does not exist in \(places)."))
         }
         let root = directory.resolvingSymlinksInPath().path + "/"
-        let resolved = file.resolvingSymlinksInPath().path
+        let resolved = directory.appendingPathComponent(relativePath).resolvingSymlinksInPath().path
         guard resolved.hasPrefix(root) else {
             return .failure(.init("fixture '\(relativePath)' is a symlink to '\(resolved)', outside the scenario directory; copy the file in instead."))
         }

@@ -32,6 +32,8 @@ public struct Scenario: Sendable {
     public var services: [String: ServiceSetting]
     /// The service sections as written (merged along `extends`), for a child scenario to merge into.
     var serviceSections: [String: LocatedValue] = [:]
+    /// Where its fixture paths are found: its own directory, then its ancestors', nearest first.
+    var fixtureDirectories: [URL] = []
 
     /// Whether any request of a session can reach the real network: a live or record scenario, or a live route.
     /// When false, a session builds no network client at all.

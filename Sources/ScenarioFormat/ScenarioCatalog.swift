@@ -1,5 +1,6 @@
 public import Fakes
 public import Foundation
+import Yams
 
 /// Every scenario found in a list of directories: the valid ones resolved, the others with their problems.
 ///
@@ -54,9 +55,27 @@ public struct ScenarioCatalog: Sendable {
         }
         catalog.directories = directories
         let fixtures = FixtureReader()
-        var files: [String: ScenarioFile] = [:]
+        var documents: [String: (parser: ScenarioFileParser, root: Node)] = [:]
+        var parents: [String: String] = [:]
         for (name, directory) in directories {
-            let (file, problems) = readFile(name: name, directory: directory, fixtures: fixtures, services: services)
+            var (parser, text) = openFile(name: name, directory: directory, fixtures: fixtures, services: services)
+            if let text, let root = parser.compose(text) {
+                documents[name] = (parser, root)
+                parents[name] = ScenarioFileParser.extends(of: root)
+            } else {
+                catalog.problems[name] = parser.reader.problems
+            }
+        }
+        var files: [String: ScenarioFile] = [:]
+        for (name, document) in documents {
+            var parser = document.parser
+            // A fixture may be the file's own or one of the scenarios it extends, nearest first (cycles stop).
+            var chain = [name]
+            while let parent = parents[chain.last!], !chain.contains(parent), let directory = directories[parent] {
+                chain.append(parent)
+                parser.fixtureDirectories.append(directory)
+            }
+            let (file, problems) = parser.parse(document.root)
             if problems.isEmpty {
                 files[name] = file
             } else {
@@ -92,17 +111,17 @@ public struct ScenarioCatalog: Sendable {
         return merged
     }
 
-    private static func readFile(name: String, directory: URL, fixtures: FixtureReader,
-                                 services: [ServiceDefinition]) -> (ScenarioFile, [ScenarioProblem]) {
+    /// A parser for the scenario in `directory` and the file's text, or nil text with the reason reported.
+    private static func openFile(name: String, directory: URL, fixtures: FixtureReader,
+                                 services: [ServiceDefinition]) -> (ScenarioFileParser, String?) {
         let path = directory.appendingPathComponent(fileName).path
         var parser = ScenarioFileParser(name: name, directory: directory, path: path, fixtures: fixtures, services: services)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return parser.parse("") // unreachable in practice: the file was just listed; reported as empty
-        }
+        // Unreadable only if it vanished since it was listed: reported as empty.
+        let data = FileManager.default.contents(atPath: path) ?? Data()
         guard let text = String(data: data, encoding: .utf8) else {
-            return (ScenarioFile(name: name, path: path, directory: directory),
-                    [ScenarioProblem(file: path, message: "the file is not UTF-8 text; save it as UTF-8.")])
+            parser.reader.report("the file is not UTF-8 text; save it as UTF-8.", at: nil)
+            return (parser, nil)
         }
-        return parser.parse(text)
+        return (parser, text)
     }
 }

@@ -22,6 +22,8 @@ struct ScenarioFile {
     var seed: [String: Data] = [:]
     var unmatched: TransportError?
     var routes: [Route] = []
+    /// Changes to routes of the scenario this one extends, in the order written.
+    var routePatches: [RoutePatch] = []
     var keyValueStore: KeyValueStoreKind?
     var networkMode: Located<NetworkSettings.Mode>?
     var connectTimeout: Duration?

@@ -11,6 +11,64 @@ extension ScenarioFileParser {
     /// The ways a value may be matched besides equality, written as a one-key mapping (`{regex: "^Bearer "}`).
     static let matchKeys = ["regex", "contains", "present", "absent"] + ValueMatch.Comparison.allCases.map(\.rawValue)
     static let responseKeys = ["status", "headers", "body", "bodyFile", "delay", "fault", "after"]
+    static let routePatchKeys = ["extends", "name", "request", "response", "responses", "afterLast", "live"]
+
+    /// `- extends: ROUTE` and what changes: a parent's route changed only where this says (see ``RoutePatch``).
+    mutating func parseRoutePatch(_ node: Node, at path: String) -> RoutePatch? {
+        guard let keys = reader.mapping(node, at: path, allowed: Self.routePatchKeys, required: ["extends"]),
+              let extendsNode = keys["extends"] else { return nil }
+        let problemsBefore = reader.problems.count
+        let name = reader.string(extendsNode, at: "\(path).extends")
+        if let nameNode = keys["name"], let given = reader.string(nameNode, at: "\(path).name"), let name, given != name {
+            reader.report("\(path) extends the parent's route '\(name)' and keeps its name; remove 'name: \(given)', or drop 'extends' to add a new route.", at: nameNode)
+        }
+        if file.extends == nil {
+            reader.report("\(path) extends a route, but this scenario extends no scenario; add 'extends: SCENARIO' at the top, or write the whole route.", at: extendsNode)
+        }
+        var patch = RoutePatch(name: name ?? "", line: extendsNode.mark?.line, column: extendsNode.mark?.column)
+        if let node = keys["request"], let matcher = parseRequest(node, at: "\(path).request") {
+            patch.request = matcher
+            patch.requestKeys = Self.keyNames(of: node)
+        }
+        switch (keys["response"], keys["responses"]) {
+        case (_?, _?):
+            reader.report("\(path) has both 'response' and 'responses'; keep one.", at: node)
+        case (let single?, nil):
+            patch.response = parseResponse(single, at: "\(path).response")
+            patch.responseKeys = Self.keyNames(of: single)
+            if patch.responseKeys.contains("after") {
+                reader.report("\(path).response has 'after', which chooses among 'responses'; list the answers before and after under 'responses'.", at: single)
+            }
+        case (nil, let list?):
+            let items = reader.sequence(list, at: "\(path).responses", of: "responses") ?? []
+            if items.isEmpty, case .sequence = list { reader.report("\(path).responses is empty; list at least one response.", at: list) }
+            let outcomes = items.enumerated().compactMap { parseResponse($1, at: "\(path).responses[\($0)]") }
+            checkCausalOrder(outcomes, items: items, at: path)
+            patch.responses = outcomes
+            for (outcome, item) in zip(outcomes, items) {
+                guard let after = outcome.after, case .mapping(let mapping) = item, let node = mapping["after"] else { continue }
+                causalLinks.append(.init(route: patch.name, after: after.route, line: node.mark?.line, column: node.mark?.column))
+            }
+        case (nil, nil):
+            break
+        }
+        if let node = keys["afterLast"] { patch.afterLast = reader.choice(node, at: "\(path).afterLast", of: Route.SequenceEnd.self) }
+        if let node = keys["live"] {
+            patch.live = reader.bool(node, at: "\(path).live")
+            let answers = ["response", "responses", "afterLast"].filter { keys[$0] != nil }
+            if patch.live == true, !answers.isEmpty {
+                reader.report("\(path) is live, so the real server answers; remove \(answers.map { "'\($0)'" }.joined(separator: ", ")).", at: node)
+            }
+        }
+        guard reader.problems.count == problemsBefore, name != nil else { return nil }
+        return patch
+    }
+
+    /// The keys a mapping node has, as written.
+    private static func keyNames(of node: Node) -> Set<String> {
+        guard case .mapping(let mapping) = node else { return [] }
+        return Set(mapping.keys.compactMap { $0.scalar?.string })
+    }
 
     mutating func parseRoute(_ node: Node, at path: String) -> Route? {
         guard let keys = reader.mapping(node, at: path, allowed: Self.routeKeys, required: ["name"]) else { return nil }

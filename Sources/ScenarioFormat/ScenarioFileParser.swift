@@ -9,34 +9,50 @@ struct ScenarioFileParser {
     var reader: NodeReader
     let fixtures: FixtureReader
     let services: [ServiceDefinition]
-    private var file: ScenarioFile
+    private(set) var file: ScenarioFile
     /// Filled as routes are parsed; moved into the file at the end.
     var causalLinks: [ScenarioFile.CausalLink] = []
+    /// Where fixture paths are looked up: this file's directory, then those of the scenarios it extends.
+    var fixtureDirectories: [URL]
 
     init(name: String, directory: URL, path: String, fixtures: FixtureReader, services: [ServiceDefinition]) {
         self.reader = NodeReader(file: path)
         self.fixtures = fixtures
         self.services = services
         self.file = ScenarioFile(name: name, path: path, directory: directory)
+        self.fixtureDirectories = [directory]
     }
 
     /// Parses `yaml`; the file is usable only when the problems are empty.
     mutating func parse(_ yaml: String) -> (ScenarioFile, [ScenarioProblem]) {
-        let root: Node
+        guard let root = compose(yaml) else { return (file, reader.problems) }
+        return parse(root)
+    }
+
+    /// The YAML document of `yaml`, or nil with its syntax problem reported.
+    mutating func compose(_ yaml: String) -> Node? {
         do {
             // The encoding given, so Yams does not read the environment for it on every file.
             guard let node = try Yams.compose(yaml: yaml, .default, .default, .utf8) else {
                 reader.report("the file is empty; a scenario needs at least 'description' and 'model'.", at: nil)
-                return (file, reader.problems)
+                return nil
             }
-            root = node
+            return node
         } catch let error as YamlError {
             reportSyntax(error, in: yaml)
-            return (file, reader.problems)
         } catch {
             reader.report("the file is not valid YAML: \(error)", at: nil)
-            return (file, reader.problems)
         }
+        return nil
+    }
+
+    /// The scenario a composed document `extends`, as written, before anything is checked.
+    static func extends(of root: Node) -> String? {
+        root.mapping?["extends"]?.scalar?.string
+    }
+
+    /// Parses a document `compose` returned; the file is usable only when the problems are empty.
+    mutating func parse(_ root: Node) -> (ScenarioFile, [ScenarioProblem]) {
         let allowed = ScenarioFile.topLevelKeys + services.map(\.name)
         guard let top = reader.mapping(root, at: "the scenario", allowed: allowed, required: ["description"]) else {
             return (file, reader.problems)
@@ -199,17 +215,21 @@ struct ScenarioFileParser {
         }
         var firstUse: [String: Int] = [:]
         for (index, routeNode) in routes.enumerated() {
+            let patches = routeNode.mapping?["extends"] != nil
             // Names are checked even for a route with problems of its own, so one pass reports every problem.
-            if case .mapping(let mapping) = routeNode, let name = mapping["name"]?.scalar?.string {
+            if case .mapping(let mapping) = routeNode, let name = (mapping["extends"] ?? mapping["name"])?.scalar?.string {
                 if let line = firstUse[name] {
                     reader.report("network.routes[\(index)] reuses the route name '\(name)' (first used at line \(line)); route names must be unique.", at: routeNode)
-                    _ = parseRoute(routeNode, at: "network.routes[\(index)]")
+                    if patches { _ = parseRoutePatch(routeNode, at: "network.routes[\(index)]") } else { _ = parseRoute(routeNode, at: "network.routes[\(index)]") }
                     continue
                 }
                 firstUse[name] = routeNode.mark?.line ?? 0
             }
-            guard let route = parseRoute(routeNode, at: "network.routes[\(index)]") else { continue }
-            file.routes.append(route)
+            if patches {
+                if let patch = parseRoutePatch(routeNode, at: "network.routes[\(index)]") { file.routePatches.append(patch) }
+            } else if let route = parseRoute(routeNode, at: "network.routes[\(index)]") {
+                file.routes.append(route)
+            }
         }
     }
 
@@ -220,7 +240,7 @@ struct ScenarioFileParser {
     }
 
     mutating func fixture(_ path: String, at keyPath: String, node: Node) -> Data? {
-        switch fixtures.read(path, in: file.directory) {
+        switch fixtures.read(path, in: fixtureDirectories) {
         case .success(let data): return data
         case .failure(let error):
             reader.report("\(keyPath): \(error.message)", at: node)

@@ -39,15 +39,17 @@ public enum ScenarioOverrides {
         let lined = LinedJSON(.object(document))
         var parser = ScenarioFileParser(name: parent.name, directory: parent.directory, path: place,
                                         fixtures: FixtureReader(), services: services)
-        var (file, problems) = parser.parse(lined.text)
+        parser.fixtureDirectories = parent.fixtureDirectories
+        let (file, problems) = parser.parse(lined.text)
         guard problems.isEmpty else { throw Problems(list: problems.inFileOrder.map(lined.placing)) }
-        file.routes = file.routes.map { route in
-            var route = route
-            route.isOverride = true
-            return route
-        }
         switch ExtendsResolver.extend(parent, with: file, models: models, services: services) {
-        case .success(let scenario): return scenario
+        case .success(var scenario):
+            // Routes the overrides wrote or changed; the journal marks what they answer.
+            let given = Set(file.routes.map(\.name) + file.routePatches.map(\.name))
+            for index in scenario.routes.indices where given.contains(scenario.routes[index].name) {
+                scenario.routes[index].isOverride = true
+            }
+            return scenario
         case .failure(let found): throw Problems(list: found.list.inFileOrder.map(lined.placing))
         }
     }
@@ -62,13 +64,17 @@ public enum ScenarioOverrides {
         if let given = fields["name"], given != .string(name) {
             throw Problems(list: [problem("/name", "the route's name must be '\(name)', the name in the path, or be left out.")])
         }
+        if let given = fields["extends"], given != .string(name) {
+            throw Problems(list: [problem("/extends", "a route set by name changes the route of that name; 'extends' must be '\(name)', the name in the path, or be left out.")])
+        }
         fields["name"] = .string(name)
         // Read as the only route of a scenario's network, then its problems are moved to the route's own pointers.
         let overrides = JSONValue.object(["network": .object(["routes": .array([.object(fields)])])])
         do {
             let resolved = try apply(overrides, to: scenario, models: models, services: services)
-            // The override comes first among the resolved routes.
-            return resolved.routes[0]
+            // By name: a whole route comes first, a change to the scenario's route (`extends`) stays in its place.
+            guard let route = resolved.routes.first(where: { $0.name == name }) else { preconditionFailure("the route was resolved") }
+            return route
         } catch {
             throw Problems(list: error.list.map { $0.movingPointer(from: "/network/routes/0", to: "") })
         }

@@ -375,6 +375,31 @@ public enum ScenarioSchema {
       "additionalProperties": { "$ref": "#/$defs/valueMatch" }
     },
     "route": {
+      "if": { "type": "object", "required": ["extends"] },
+      "then": { "$ref": "#/$defs/routePatch" },
+      "else": { "$ref": "#/$defs/wholeRoute" }
+    },
+    "routePatch": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["extends"],
+      "description": "A route of the extended scenario, changed only where this says: mappings (query, headers, bodyFields, response headers) merge by name, anything else written replaces the parent's; 'response' changes every answer of the route, 'responses' replaces them.",
+      "not": { "required": ["response", "responses"] },
+      "properties": {
+        "extends": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The name of the extended scenario's route to change; the route keeps that name and place."
+        },
+        "name": { "type": "string", "minLength": 1, "description": "If given, the same as 'extends'." },
+        "request": { "$ref": "#/$defs/request" },
+        "response": { "$ref": "#/$defs/response" },
+        "responses": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/response" } },
+        "afterLast": { "enum": ["repeat", "cycle"] },
+        "live": { "type": "boolean" }
+      }
+    },
+    "wholeRoute": {
       "type": "object",
       "additionalProperties": false,
       "required": [

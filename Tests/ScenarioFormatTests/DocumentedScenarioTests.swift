@@ -20,7 +20,8 @@ import Testing
             try example.write(to: directory.appendingPathComponent("scenario.yaml"), atomically: true, encoding: .utf8)
             // Examples may name fixtures/feed.json; give them one.
             try Data("{}".utf8).write(to: directory.appendingPathComponent("fixtures/feed.json"))
-            let catalog = ScenarioCatalog.load(from: [root], models: modelNames)
+            // Examples may extend the shipped scenarios.
+            let catalog = ScenarioCatalog.load(from: [shippedScenarios, root], models: modelNames)
             #expect(catalog.problems.isEmpty, "\(document), yaml example \(index + 1): \(catalog.problems)")
             #expect(catalog.scenarios["example"] != nil)
         }

@@ -27,6 +27,79 @@ let modelNames = ["FeedReader", "Ratings"]
         #expect(expired.clock.mode == .frozen)
     }
 
+    @Test func aChildChangesOneFieldOfItsParentsRouteAndKeepsTheRest() throws {
+        let slow = try #require(catalog.scenarios["slow-network"]), parent = try #require(catalog.scenarios["first-launch"])
+        let route = try #require(slow.routes.first { $0.name == "feed" })
+        #expect(route.outcomes[0].delay == .seconds(2))
+        #expect(String(describing: route.matcher.url) == String(describing: parent.routes[0].matcher.url))
+        guard case .response(let changed) = route.outcomes[0].result, case .response(let original) = parent.routes[0].outcomes[0].result else {
+            Issue.record("both feed routes should answer with a response")
+            return
+        }
+        #expect(changed.head.status.code == 200)
+        #expect(changed.body == original.body)
+        #expect(changed.head.headerFields[.contentType] == "application/json")
+    }
+
+    @Test func aPatchMergesMappingsAndAFixturePathMayNameTheParentsFixture() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-patch-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = [
+            "base/scenario.yaml": """
+                description: Base.
+                model: Ratings
+                network:
+                  routes:
+                    - name: first
+                      request: { method: GET, url: https://x.example/a, headers: { Accept: application/json } }
+                      responses:
+                        - { status: 200, headers: { X-One: "1" }, bodyFile: fixtures/a.json }
+                        - { fault: timeout }
+                    - name: second
+                      request: { url: https://x.example/b }
+                      response: { status: 204 }
+                """,
+            "base/fixtures/a.json": #"{"a":1}"#,
+            "base/fixtures/b.json": #"{"b":2}"#,
+            "middle/scenario.yaml": "description: Middle.\nextends: base\n",
+            "child/scenario.yaml": """
+                description: Child.
+                extends: middle
+                network:
+                  routes:
+                    - name: own
+                      request: { url: https://x.example/own }
+                      response: { bodyFile: fixtures/b.json }
+                    - extends: first
+                      request: { headers: { Authorization: { regex: "^Bearer " } } }
+                      response: { headers: { X-Two: "2" }, delay: 1s }
+                """,
+        ]
+        for (path, text) in files {
+            let file = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        let loaded = ScenarioCatalog.load(from: [root], models: modelNames)
+        #expect(loaded.problems.isEmpty, "\(loaded.problems)")
+        let child = try #require(loaded.scenarios["child"])
+        #expect(child.routes.map(\.name) == ["own", "first", "second"])
+        let first = child.routes[1]
+        #expect(first.matcher.method == "GET")
+        #expect(first.matcher.headers.keys.sorted() == ["Accept", "Authorization"])
+        #expect(first.outcomes.map(\.delay) == [.seconds(1), .seconds(1)])
+        guard case .response(let response) = first.outcomes[0].result, case .response(let own) = child.routes[0].outcomes[0].result else {
+            Issue.record("the first answers should be responses")
+            return
+        }
+        #expect(response.head.headerFields[HTTPField.Name("X-One")!] == "1")
+        #expect(response.head.headerFields[HTTPField.Name("X-Two")!] == "2")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"a":1}"#)
+        #expect(String(decoding: own.body, as: UTF8.self) == #"{"b":2}"#, "a fixture of the grandparent's directory")
+        guard case .response(let fault) = first.outcomes[1].result else { return }
+        Issue.record("the second answer should stay a fault, got \(fault.head.status)")
+    }
+
     @Test func aFixtureIsReadOnceAndSharedByEveryScenarioThatUsesIt() throws {
         func feedBody(_ name: String) throws -> Data {
             let route = try #require(catalog.scenarios[name]?.routes.first { $0.name == "feed" })

@@ -81,3 +81,24 @@ def test_scenarioctl_overrides_and_routes(daemon_with, tmp_path):
     assert status == 1 and "has no route 'feed'" in err, err
     status, _, err = ctl(daemon, "session", "new", "first-launch", "--overrides", "{not json")
     assert status == 2 and "not valid JSON" in err, err
+
+
+def test_an_override_changes_one_field_of_a_scenario_route(daemon_with):
+    """`extends: ROUTE` in overrides (issue 16, item 7): only the delay changes; the request and fixture stay."""
+    daemon = daemon_with({})
+    patch = {"network": {"routes": [{"extends": "feed", "response": {"delay": "3s"}}]}}
+    daemon.call("POST", "/v1/sessions", expect=201, json={"scenario": "first-launch", "id": "p", "overrides": patch})
+    assert daemon.state("p")["isLoading"] is True
+    daemon.call("POST", "/v1/sessions/p/clock/advance", expect=200, json={"by": "3s"})
+    assert len(daemon.state("p")["items"]) == 4
+    entry = daemon.journal("p")[0]
+    assert (entry["route"], entry["override"], entry["status"]) == ("feed", True, 200), entry
+    # On a running session: the session's feed route with another status, its request, delay and place kept.
+    daemon.call("PUT", "/v1/sessions/p/routes/feed", expect=204, json={"extends": "feed", "response": {"status": 500}})
+    assert daemon.act("p", "reload")["isLoading"] is True
+    daemon.call("POST", "/v1/sessions/p/clock/advance", expect=200, json={"by": "3s"})
+    assert daemon.state("p")["error"] == "The feed server answered 500."
+    body = daemon.call("PUT", "/v1/sessions/p/routes/feed", expect=422, json={"extends": "fed"}).json()
+    assert "/extends: a route set by name changes the route of that name; 'extends' must be 'feed'" in body["message"], body
+    body = daemon.call("PUT", "/v1/sessions/p/routes/fed", expect=422, json={"extends": "fed", "response": {"status": 500}}).json()
+    assert "extends route 'fed', but 'first-launch' has no route of that name. Did you mean 'feed'?" in body["message"], body

@@ -1,0 +1,76 @@
+import Fakes
+import HTTPTypes
+import Services
+
+/// A child scenario's change to a route of the scenario it extends (`- extends: feed` with, say, `response:
+/// {delay: 10s}`): the parent's route with only what the child wrote changed, in the parent's place among the routes.
+///
+/// Mappings (query, headers, bodyFields, response headers) merge by name; anything else written replaces the
+/// parent's. `response` changes every answer of the parent's route; `responses` replaces the list.
+struct RoutePatch {
+    /// The parent's route this changes; the changed route keeps the name.
+    var name: String
+    /// Where `extends` was written, for "no such route".
+    var line: Int?
+    var column: Int?
+    /// The request keys written, parsed as a whole matcher; only `requestKeys` are taken from it.
+    var request = RequestMatcher()
+    var requestKeys: Set<String> = []
+    /// The response keys written, parsed as a whole answer; only `responseKeys` are taken from it.
+    var response: RouteOutcome?
+    var responseKeys: Set<String> = []
+    var responses: [RouteOutcome]?
+    var afterLast: Route.SequenceEnd?
+    var live: Bool?
+
+    /// `route` with this patch's changes.
+    func apply(to route: Route) -> Route {
+        var matcher = route.matcher
+        for key in requestKeys {
+            switch key {
+            case "method": matcher.method = request.method
+            case "url", "urlPattern": matcher.url = request.url
+            case "query": matcher.query.merge(request.query) { _, child in child }
+            case "headers": matcher.headers.merge(request.headers) { _, child in child }
+            case "body": matcher.body = request.body
+            case "bodyFields": matcher.bodyFields.merge(request.bodyFields) { _, child in child }
+            default: break
+            }
+        }
+        if live == true || (route.isLive && live == nil && response == nil && responses == nil) {
+            return Route.live(name: route.name, matcher: matcher)
+        }
+        var outcomes = responses ?? route.outcomes
+        if let response {
+            // A live route made to answer starts from the default answer, 200 with no body.
+            if outcomes.isEmpty { outcomes = [RouteOutcome(.response(NetworkResponse(status: 200)))] }
+            outcomes = outcomes.map { changing($0, by: response) }
+        }
+        return Route(name: route.name, matcher: matcher, outcomes: outcomes, afterLast: afterLast ?? route.afterLast)
+    }
+
+    /// `outcome` with the written response keys of `patch` taken over. A fault stays a fault unless a status or a
+    /// body is written; written headers join a response's.
+    private func changing(_ outcome: RouteOutcome, by patch: RouteOutcome) -> RouteOutcome {
+        var changed = outcome
+        if responseKeys.contains("delay") { changed.delay = patch.delay }
+        switch (patch.result, outcome.result) {
+        case (.fault, _):
+            if responseKeys.contains("fault") { changed.result = patch.result }
+        case (.response(let given), let parent):
+            var response: NetworkResponse
+            if case .response(let parent) = parent {
+                response = parent
+            } else if !responseKeys.isDisjoint(with: ["status", "body", "bodyFile"]) {
+                response = NetworkResponse(status: 200)
+            } else {
+                break
+            }
+            if responseKeys.contains("status") { response.head.status = given.head.status }
+            for field in given.head.headerFields { response.head.headerFields[field.name] = field.value }
+            if !responseKeys.isDisjoint(with: ["body", "bodyFile"]) { response.body = given.body }
+            changed.result = .response(response)
+        }
+        return changed
+    }
+}
