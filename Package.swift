@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Response templates in scenarios (`template: true`).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // `swift package generate-documentation`: the DocC catalogs of the library products.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // In-process benchmarks; the malloc interposer (not jemalloc, which these machines lack) counts allocations.
@@ -44,7 +46,9 @@ let package = Package(
         .target(name: "FeedReader", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "Ratings", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // Scenario-driven implementations of the services.
-        .target(name: "Fakes", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .target(name: "Fakes", dependencies: [
+            "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Mustache", package: "swift-mustache"),
+        ]),
         // SQLite, as SwiftPM sees it (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The production implementations: the real network, a durable store, the system clock.
@@ -59,7 +63,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // scenario.yaml → validated, resolved scenarios. Imports Fakes for the route types it produces.
-        .target(name: "ScenarioFormat", dependencies: ["Services", "Fakes", "Yams", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .target(name: "ScenarioFormat", dependencies: [
+            "Services", "Fakes", "Yams", .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Mustache", package: "swift-mustache"),
+        ]),
         // Sessions, the Model registry, the journal and events: the engine, no sockets, no concrete Model.
         .target(name: "ScenarioHost", dependencies: [
             "Services", "Fakes", "LiveServices", "ScenarioFormat", .product(name: "Logging", package: "swift-log"),

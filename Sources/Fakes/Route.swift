@@ -91,10 +91,14 @@ public struct RouteOutcome: Sendable {
         }
     }
 
+    /// For a response: the parts of it filled per request (`template: true`), or nil when it is sent as written.
+    public var template: ResponseTemplate?
+
     /// Creates an outcome.
-    public init(_ result: Result, delay: Duration = .zero, after: Condition? = nil) {
+    public init(_ result: Result, delay: Duration = .zero, after: Condition? = nil, template: ResponseTemplate? = nil) {
         self.result = result
         self.delay = delay
         self.after = after
+        self.template = template
     }
 }

@@ -124,6 +124,9 @@ public actor RoutedNetwork: NetworkService {
                 routes.firstIndex { $0.name == name }.map { hits[$0] } ?? 0
             }
             hits[index] += 1
+            if let template = outcome.template, case .response(let response) = outcome.result {
+                outcome.result = .response(template.render(over: response, request: request, now: exchange.time))
+            }
         } else if unmatchedGoesUpstream {
             return await passThrough(request, exchange)
         } else {

@@ -70,7 +70,23 @@ struct RoutePatch {
             for field in given.head.headerFields { response.head.headerFields[field.name] = field.value }
             if !responseKeys.isDisjoint(with: ["body", "bodyFile"]) { response.body = given.body }
             changed.result = .response(response)
+            changed.template = changingTemplate(outcome.template, by: patch.template, headers: given.head.headerFields)
         }
         return changed
+    }
+
+    /// The parent's template with the parts the patch wrote replaced by the patch's own: `template: true` applies to
+    /// what the patch writes, `template: false` sends everything as written.
+    private func changingTemplate(_ parent: ResponseTemplate?, by patch: ResponseTemplate?, headers: HTTPFields) -> ResponseTemplate? {
+        if responseKeys.contains("template"), patch == nil { return nil }
+        var template = parent ?? ResponseTemplate(body: nil, bodyIsJSON: false, headers: [:])
+        if !responseKeys.isDisjoint(with: ["body", "bodyFile"]) {
+            template.body = patch?.body
+            template.bodyIsJSON = patch?.bodyIsJSON ?? template.bodyIsJSON
+        }
+        if responseKeys.contains("headers") {
+            for field in headers { template.headers[field.name] = patch?.headers[field.name] }
+        }
+        return template.isEmpty ? nil : template
     }
 }

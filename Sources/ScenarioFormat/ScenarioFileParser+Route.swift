@@ -1,6 +1,7 @@
 import Fakes
 import Foundation
 import HTTPTypes
+import Mustache
 import Services
 import Yams
 
@@ -10,7 +11,7 @@ extension ScenarioFileParser {
     static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "body", "bodyFields"]
     /// The ways a value may be matched besides equality, written as a one-key mapping (`{regex: "^Bearer "}`).
     static let matchKeys = ["regex", "contains", "present", "absent"] + ValueMatch.Comparison.allCases.map(\.rawValue)
-    static let responseKeys = ["status", "headers", "body", "bodyFile", "delay", "fault", "after"]
+    static let responseKeys = ["status", "headers", "body", "bodyFile", "template", "delay", "fault", "after"]
     static let routePatchKeys = ["extends", "name", "request", "response", "responses", "afterLast", "live"]
 
     /// `- extends: ROUTE` and what changes: a parent's route changed only where this says (see ``RoutePatch``).
@@ -234,7 +235,7 @@ extension ScenarioFileParser {
         let delay = keys["delay"].flatMap { reader.duration($0, at: "\(path).delay") } ?? .zero
         let after = keys["after"].flatMap { parseAfter($0, at: "\(path).after") }
         if let faultNode = keys["fault"] {
-            let others = ["status", "headers", "body", "bodyFile"].filter { keys[$0] != nil }
+            let others = ["status", "headers", "body", "bodyFile", "template"].filter { keys[$0] != nil }
             if !others.isEmpty {
                 reader.report("\(path) has a 'fault' and \(others.map { "'\($0)'" }.joined(separator: ", ")); a fault sends no response, so keep only 'fault' and 'delay'.", at: node)
             }
@@ -266,8 +267,48 @@ extension ScenarioFileParser {
         case (nil, nil):
             break
         }
+        var template: ResponseTemplate?
+        if let node = keys["template"], reader.bool(node, at: "\(path).template") == true {
+            template = parseTemplate(body: body, bodyNode: keys["body"] ?? keys["bodyFile"],
+                                     bodyFile: keys["bodyFile"].flatMap { $0.scalar?.string }, headers: headers,
+                                     headersNode: keys["headers"], json: fields[.contentType]?.contains("json") ?? false, at: path)
+        }
         guard reader.problems.count == problemsBefore else { return nil }
-        return RouteOutcome(.response(NetworkResponse(status: status, headerFields: fields, body: body)), delay: delay, after: after)
+        return RouteOutcome(.response(NetworkResponse(status: status, headerFields: fields, body: body)), delay: delay, after: after,
+                            template: template)
+    }
+
+    /// The body (inline or its `bodyFile`) and every header value holding a `{{tag}}`, compiled; each problem is placed
+    /// at the key that wrote the template, with the line and column inside it.
+    private mutating func parseTemplate(body: Data, bodyNode: Node?, bodyFile: String?, headers: [String: String], headersNode: Node?,
+                                        json: Bool, at path: String) -> ResponseTemplate {
+        var template = ResponseTemplate(body: nil, bodyIsJSON: json, headers: [:])
+        if let bodyNode, !body.isEmpty {
+            let place = bodyFile.map { "\(path).bodyFile '\($0)'" } ?? "\(path).body"
+            if let text = String(data: body, encoding: .utf8) {
+                template.body = compileTemplate(text, at: place, node: bodyNode)
+            } else {
+                reader.report("\(place) is not UTF-8 text, so it cannot be a template; remove 'template: true'.", at: bodyNode)
+            }
+        }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) where value.contains("{{") {
+            guard let field = HTTPField.Name(name) else { continue }
+            template.headers[field] = compileTemplate(value, at: "\(path).headers.\(name)", node: headersNode?.mapping?[name] ?? headersNode)
+        }
+        return template
+    }
+
+    private mutating func compileTemplate(_ text: String, at place: String, node: Node?) -> MustacheTemplate? {
+        for name in ResponseTemplate.unknownNames(in: text) {
+            let root = String(name.prefix { $0 != "." })
+            reader.report("\(place) reads '\(name)', which no request has.\(Suggestion.didYouMean(root, among: ResponseTemplate.roots)) A template reads request.method, request.url, request.path, request.query.NAME, request.headers.NAME, request.body.FIELD and now.", at: node)
+        }
+        do {
+            return try ResponseTemplate.compile(text)
+        } catch {
+            reader.report("\(place) is not a valid template: \(error.message) (template line \(error.line), column \(error.column)).", at: node)
+            return nil
+        }
     }
 
     /// `after: ROUTE` (once ROUTE has answered) or `after: {route: ROUTE, times: N}`.

@@ -568,6 +568,10 @@ public enum ScenarioSchema {
         "bodyFile": {
           "$ref": "#/$defs/fixturePath"
         },
+        "template": {
+          "type": "boolean",
+          "description": "true: the body and header values are Mustache templates filled per request from request.method, request.url, request.path (.0, .1…), request.query.NAME, request.headers.NAME, request.body.FIELD and now (.date, .time, .epochSeconds, .epochMilliseconds, .httpDate), the session's virtual time."
+        },
         "delay": {
           "$ref": "#/$defs/duration",
           "description": "Clock time before the answer arrives."

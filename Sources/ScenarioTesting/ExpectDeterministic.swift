@@ -1,6 +1,6 @@
 import Foundation
 import ScenarioClient
-import Services
+public import Services
 
 /// Checks that a Model is deterministic under `scenario`: `steps` run twice, in two sessions, the second starting
 /// over a second later on the wall clock, and both must end with byte-identical state and journal.
@@ -15,11 +15,17 @@ import Services
 /// }
 /// ```
 /// - Throws: ``ScenarioTestingError`` showing where the two runs differ.
+/// - Parameters:
+///   - scenario: The scenario both sessions run.
+///   - overrides: Changes both sessions make to it, as for ``withScenario(_:id:overriding:daemon:_:)``.
+///   - daemon: The daemon to use; the test run's shared daemon by default.
+///   - steps: What the test does in each session.
 public func expectDeterministic(
-    _ scenario: String, daemon: ScenarioDaemon? = nil, _ steps: (ScenarioSession) async throws -> Void
+    _ scenario: String, overriding overrides: JSONValue? = nil, daemon: ScenarioDaemon? = nil,
+    _ steps: (ScenarioSession) async throws -> Void
 ) async throws {
     func run() async throws -> (state: String, journal: String) {
-        try await withScenario(scenario, daemon: daemon) { session in
+        try await withScenario(scenario, overriding: overrides, daemon: daemon) { session in
             try await steps(session)
             let state = try await session.client.state(session: session.id)
             let journal = try await session.requests()

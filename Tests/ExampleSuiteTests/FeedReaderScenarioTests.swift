@@ -81,6 +81,30 @@ struct Feed: Decodable, Sendable {
         }
     }
 
+    /// A feed answered from a template: its one item says how and when it was asked for, on the virtual clock.
+    static let templatedFeed: JSONValue = ["network": ["routes": [[
+        "extends": "feed",
+        "response": ["template": true, "body": [
+            "version": "https://jsonfeed.org/version/1.1", "title": "Templated",
+            "items": [["id": "{{request.url}}", "title": "Asked {{request.method}} at {{now}}"]],
+        ]],
+    ]]]]
+
+    @Test func aTemplatedAnswerTakesItsValuesFromTheRequestAndTheVirtualClock() async throws {
+        try await withScenario("first-launch", overriding: Self.templatedFeed) { session in
+            #expect(try await session.state(as: Feed.self).items.map(\.title) == ["Asked GET at 2026-11-01T09:00:00Z"])
+            try await session.advanceClock(by: "1h")
+            #expect(try await session.perform("reload", as: Feed.self).items.map(\.title) == ["Asked GET at 2026-11-01T10:00:00Z"])
+        }
+    }
+
+    @Test func templatedAnswersAreDeterministic() async throws {
+        try await expectDeterministic("first-launch", overriding: Self.templatedFeed) { session in
+            try await session.advanceClock(by: "15m")
+            try await session.perform("reload")
+        }
+    }
+
     @Test func overridesWithProblemsAreRefusedWithTheirJSONPointers() async throws {
         let wrong: JSONValue = ["network": ["routes": [["name": "feed", "response": ["status": 2000]]]]]
         let error = await #expect(throws: ScenarioClientError.self) {

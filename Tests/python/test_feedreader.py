@@ -34,6 +34,15 @@ def test_a_variation_without_a_scenario_file(scenario):
     assert len(session.perform("reload")["items"]) == 4
 
 
+def test_a_templated_answer_says_when_it_was_asked_for(scenario):
+    templated = {"extends": "feed", "response": {"template": True, "body": {
+        "version": "1", "title": "Templated", "items": [{"id": "{{request.url}}", "title": "Asked at {{now.time}}"}]}}}
+    session = scenario("first-launch", overrides={"network": {"routes": [templated]}})
+    assert [item["title"] for item in session.state()["items"]] == ["Asked at 09:00:00"]
+    session.advance("90s")
+    assert [item["title"] for item in session.perform("reload")["items"]] == ["Asked at 09:01:30"]
+
+
 def test_switched_offline_the_feed_shows_the_error_and_recovers(scenario):
     session = scenario("offline-demo")
     session.set_network_conditions(offline=True)
