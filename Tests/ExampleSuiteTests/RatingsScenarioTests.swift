@@ -22,6 +22,25 @@ struct RatingsState: Decodable, Sendable {
         }
     }
 
+    /// Any lower-case user with a password signs in, and the token names the user: matchers and a template.
+    static let anyUser: JSONValue = ["network": ["routes": [[
+        "name": "sign-in",
+        "request": ["method": "POST", "url": "https://api.busratings.example/v1/session",
+                    "bodyFields": ["/user": ["regex": "^[a-z]+$"], "/password": ["present": true]]],
+        "response": ["status": 201, "template": true, "body": ["token": "tok-{{request.body.user}}"]],
+    ]]]]
+
+    @Test func matchersAndATemplateLetAnyWellFormedUserSignIn() async throws {
+        try await withScenario("ratings-signed-out", overriding: Self.anyUser) { session in
+            #expect(try await session.perform("signIn", ["user": "bob", "password": "pw"], as: RatingsState.self).user == "bob")
+            #expect(try await session.client.keyValue("session", session: session.id) == ["user": "bob", "token": "tok-bob"])
+            // Upper case fails the regex, so the scenario's wrong-password route answers.
+            let refused = try await session.perform("signIn", ["user": "Bob", "password": "pw"], as: RatingsState.self)
+            #expect(refused.error != nil)
+            #expect(try await session.requests().map(\.route) == ["sign-in", "wrong-password"])
+        }
+    }
+
     @Test func anExpiredTokenSignsTheUserOut() async throws {
         try await withScenario("ratings-expired-token") { session in
             let state = try await session.perform("fetchRating", as: RatingsState.self)

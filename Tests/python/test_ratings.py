@@ -11,6 +11,18 @@ def test_signing_in_and_rating(scenario):
     assert posted["route"] == "rate" and '"driver":5' in posted["body"]
 
 
+def test_matchers_and_a_template_let_any_well_formed_user_sign_in(scenario):
+    sign_in = {"name": "sign-in",
+               "request": {"method": "POST", "url": "https://api.busratings.example/v1/session",
+                           "bodyFields": {"/user": {"regex": "^[a-z]+$"}, "/password": {"present": True}}},
+               "response": {"status": 201, "template": True, "body": {"token": "tok-{{request.body.user}}"}}}
+    session = scenario("ratings-signed-out", overrides={"network": {"routes": [sign_in]}})
+    assert session.perform("signIn", user="bob", password="pw")["user"] == "bob"
+    assert session.perform("signIn", user="Bob", password="pw").get("error")  # the regex fails: wrong-password
+    assert [entry["route"] for entry in session.requests()] == ["sign-in", "wrong-password"]
+    session.expect_requests("sign-in", 1)
+
+
 def test_an_expired_token_signs_the_user_out(scenario):
     state = scenario("ratings-expired-token").perform("fetchRating")
     assert state.get("user") is None  # absent: Swift leaves out nil fields
