@@ -118,7 +118,7 @@ public struct ResponseTemplate: Sendable {
         let requestContext: [String: Any] = [
             "method": Text(request.head.method.rawValue, escape),
             "url": Text(request.url, escape),
-            "path": Path(text: url?.path ?? "", escape: escape),
+            "path": Path(text: url?.percentEncodedPath ?? "", escape: escape),
             "query": query,
             "headers": headers,
             "body": body,
@@ -129,7 +129,7 @@ public struct ResponseTemplate: Sendable {
     /// A JSON value as a template sees it: objects and arrays to walk, text escaped, numbers and booleans as written.
     private static func value(of json: JSONValue, _ escape: @escaping @Sendable (String) -> String) -> Any {
         switch json {
-        case .object(let members): members.mapValues { value(of: $0, escape) }
+        case .object: Object(json: json, escape: escape)
         case .array(let elements): elements.map { value(of: $0, escape) }
         case .string(let text): Text(text, escape)
         case .int(let number): number
@@ -158,6 +158,18 @@ public struct ResponseTemplate: Sendable {
         }
         var renderText: String { escape(text) }
         var isNull: Bool { false }
+    }
+
+    /// A JSON object of the request's body: its fields by name, and its compact JSON when rendered whole.
+    struct Object: MustacheCustomRenderable, MustacheParent {
+        let json: JSONValue
+        let escape: @Sendable (String) -> String
+        var renderText: String { escape(String(decoding: json.jsonData, as: UTF8.self)) }
+        var isNull: Bool { false }
+        func child(named name: String) -> Any? {
+            guard case .object(let members) = json, let member = members[name] else { return nil }
+            return ResponseTemplate.value(of: member, escape)
+        }
     }
 
     /// The request's path, which renders whole and has its segments by index (`request.path.0`).
