@@ -146,7 +146,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
-        .testTarget(name: "ExampleSuiteTests", dependencies: ["ScenarioTesting", "ScenarioClient", "Services"]),
+        .testTarget(name: "ExampleSuiteTests", dependencies: ["ScenarioTesting", "ScenarioClient", "ControlAPI", "Services"]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.
         .testTarget(
             name: "EndToEndTests",

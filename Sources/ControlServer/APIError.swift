@@ -16,8 +16,9 @@ struct APIError: Error {
 
     init(_ error: HostError) {
         let status: HTTPResponse.Status = switch error.code {
-        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute: .notFound
-        case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong, .serviceIsLive: .conflict
+        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute, .unknownStep: .notFound
+        case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong, .serviceIsLive,
+             .notRewindable: .conflict
         case .invalidScenario, .invalidOverrides: .unprocessableContent
         case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey, .invalidServiceState: .badRequest
         case .storeFailed, .saveFailed: .serviceUnavailable

@@ -17,6 +17,7 @@ struct ControlRoutes: Sendable {
         addSessionRoutes(to: endpoints)
         addModelRoutes(to: endpoints)
         addClockRoutes(to: endpoints)
+        addHistoryRoutes(to: endpoints)
         addKeyValueRoutes(to: endpoints)
         addServiceRoutes(to: endpoints)
         addJournalRoutes(to: endpoints)

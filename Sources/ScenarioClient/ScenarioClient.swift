@@ -71,6 +71,16 @@ public struct ScenarioClient: Sendable {
     public func deleteSession(_ id: String) async throws { try await sendExpectingNoContent("DELETE", sessionPath(id)) }
     public func resetSession(_ id: String = defaultSession) async throws -> SessionBody { try await send("POST", sessionPath(id, "/reset")) }
 
+    /// What clients did to the session since it started, step by step (step 0 is the start).
+    public func history(session: String = defaultSession) async throws -> HistoryBody { try await get(sessionPath(session, "/history")) }
+
+    /// Returns the session to the moment after `step` of its history (0: its start) by replaying its steps, and
+    /// returns the Model's state; later steps are forgotten.
+    @discardableResult
+    public func rewind(to step: Int, session: String = defaultSession) async throws -> JSONValue {
+        try await send("POST", sessionPath(session, "/rewind"), body: RewindRequest(step: step))
+    }
+
     // MARK: Model
 
     /// Performs `action` with `arguments` (a JSON object) and returns the Model's state once it has settled.

@@ -27,6 +27,8 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case tooManySubscribers
         case invalidOverrides
         case unknownRoute
+        case notRewindable
+        case unknownStep
     }
 
     /// What kind of refusal this is.

@@ -38,6 +38,10 @@ public actor Session {
     // scheduling, so changing operations wait for their turn here.
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// What clients did, for ``history()`` and ``rewind(to:)``.
+    private var changes = SessionHistory()
+    /// The journal sequence numbers recorded since the last step was kept: what the next step caused.
+    private var causedRequests: [Int] = []
 
     init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
          services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster, logger: Logger) {
@@ -63,6 +67,7 @@ public actor Session {
         await takeTurn()
         defer { endTurn() }
         try await startRuntime()
+        await remember(.start)
     }
 
     /// Back to the scenario's start: seed (a durable store too), clock, response sequences, empty journal and
@@ -70,11 +75,17 @@ public actor Session {
     public func reset() async throws(HostError) {
         await takeTurn()
         defer { endTurn() }
+        try await restart()
+        await remember(.reset)
+        logger.info("session reset to the scenario's start")
+    }
+
+    /// A new generation from the scenario's start, with an empty journal.
+    private func restart() async throws(HostError) {
         try await live().stop()
         runtime = nil
         journal.clear()
         try await startRuntime(resetStore: true)
-        logger.info("session reset to the scenario's start")
     }
 
     /// Stops the Model and ends every event stream. Work in flight (an action waiting on the live network) is
@@ -143,6 +154,12 @@ public actor Session {
     public func perform(_ action: String, arguments: JSONValue = .object([:])) async throws(HostError) -> ModelState {
         await takeTurn()
         defer { endTurn() }
+        let state = try await performNow(action, arguments)
+        await remember(.action(name: action, arguments: arguments))
+        return state
+    }
+
+    private func performNow(_ action: String, _ arguments: JSONValue) async throws(HostError) -> ModelState {
         let runtime = try live()
         let work: @Sendable () async -> Void
         do {
@@ -176,26 +193,43 @@ public actor Session {
     /// Moves the clock forward, letting the Model do what falls due, and returns the new time.
     @discardableResult
     public func advanceClock(by duration: Duration) async throws(HostError) -> Date {
-        try await moveClock { await $0.advance(by: duration, wakeLimit: Self.wakeLimit) }
+        try await moveClock(.advanceClock(by: duration))
     }
 
     /// Sets the clock (forward wakes what falls due; backward wakes nothing) and returns the new time.
     @discardableResult
     public func setClock(to instant: Date) async throws(HostError) -> Date {
-        try await moveClock { await $0.set(to: instant, wakeLimit: Self.wakeLimit) }
+        try await moveClock(.setClock(to: instant))
     }
 
     /// The most timers one clock move may fire before it stops short.
     public static let wakeLimit = 10_000
 
-    private func moveClock(_ move: (VirtualClock) async -> Bool) async throws(HostError) -> Date {
+    private func moveClock(_ change: SessionHistory.Change) async throws(HostError) -> Date {
         await takeTurn()
         defer { endTurn() }
+        do {
+            let now = try await moveClockNow(change)
+            await remember(change)
+            return now
+        } catch where error.code == .clockMoveTooLong {
+            // The clock moved part of the way, deterministically: a replay moves it as far.
+            await remember(change)
+            throw error
+        }
+    }
+
+    private func moveClockNow(_ change: SessionHistory.Change) async throws(HostError) -> Date {
         let clock = try live().clock
         guard clock.isMovable else {
             throw HostError(.clockNotMovable, "session '\(id)' runs on the system clock (scenario '\(scenario.name)' says clock: system), which cannot be advanced or set; use a scenario with a frozen or running clock.")
         }
-        let completed = await move(clock)
+        let completed: Bool
+        switch change {
+        case .advanceClock(let duration): completed = await clock.advance(by: duration, wakeLimit: Self.wakeLimit)
+        case .setClock(let instant): completed = await clock.set(to: instant, wakeLimit: Self.wakeLimit)
+        default: preconditionFailure("only clock moves move the clock")
+        }
         let now = await clock.now()
         logger.info("clock moved to \(InstantText.format(now))")
         try await publishStateIfChanged()
@@ -231,6 +265,11 @@ public actor Session {
         try KeyName.validate(key)
         await takeTurn()
         defer { endTurn() }
+        try await setKeyValueNow(key, value)
+        await remember(.setKeyValue(key: key, value: value))
+    }
+
+    private func setKeyValueNow(_ key: String, _ value: JSONValue) async throws(HostError) {
         let store = try live().store
         do { try await store.setData(value.jsonData, forKey: key) } catch { throw storeError(error) }
         logger.info("key-value entry '\(key)' set")
@@ -242,6 +281,11 @@ public actor Session {
         try KeyName.validate(key)
         await takeTurn()
         defer { endTurn() }
+        try await removeKeyValueNow(key)
+        await remember(.removeKeyValue(key: key))
+    }
+
+    private func removeKeyValueNow(_ key: String) async throws(HostError) {
         let store = try live().store
         let existed: Bool
         do {
@@ -286,6 +330,12 @@ public actor Session {
     public func replaceServiceState(_ name: String, with json: JSONValue) async throws(HostError) -> JSONValue {
         await takeTurn()
         defer { endTurn() }
+        let stored = try await replaceServiceStateNow(name, json)
+        await remember(.replaceServiceState(service: name, state: json))
+        return stored
+    }
+
+    private func replaceServiceStateNow(_ name: String, _ json: JSONValue) async throws(HostError) -> JSONValue {
         let (definition, fake) = try serviceFake(name)
         switch ServiceStateDecoding.decode(json, for: definition, section: name) {
         case .success(let state): fake.replace(state)
@@ -341,13 +391,23 @@ public actor Session {
         } catch {
             throw HostError(.invalidOverrides, "route '\(name)' for session '\(id)' has problems: \(error). It is read as a route of a scenario file's network.routes.")
         }
+        await takeTurn()
+        defer { endTurn() }
         try await live().network.setRoute(route)
+        await remember(.setRoute(name: name, json: json, route: route))
         logger.notice("route \(name) set for this session")
     }
 
     /// Removes the route `name` from the running session (one of its scenario's, or one added); a reset restores it.
     /// - Throws: ``HostError`` `.unknownRoute` when the session has no route of that name.
     public func removeRoute(named name: String) async throws(HostError) {
+        await takeTurn()
+        defer { endTurn() }
+        try await removeRouteNow(name)
+        await remember(.removeRoute(name: name))
+    }
+
+    private func removeRouteNow(_ name: String) async throws(HostError) {
         let network = try live().network
         guard await network.removeRoute(named: name) else {
             let names = await network.routeNames()
@@ -360,7 +420,10 @@ public actor Session {
     /// switch is journaled, and so is each request the conditions answer or delay.
     @discardableResult
     public func setNetworkConditions(_ conditions: NetworkConditions) async throws(HostError) -> NetworkConditions {
+        await takeTurn()
+        defer { endTurn() }
         try await live().network.setConditions(conditions)
+        await remember(.setNetworkConditions(conditions))
         return conditions
     }
 
@@ -370,8 +433,11 @@ public actor Session {
     }
 
     /// Empties the journal.
-    public func clearJournal() {
+    public func clearJournal() async {
+        await takeTurn()
+        defer { endTurn() }
         journal.clear()
+        await remember(.clearJournal)
         logger.info("journal cleared")
     }
 
@@ -393,6 +459,7 @@ public actor Session {
     }
 
     private func record(_ exchange: NetworkExchange) {
+        if causedRequests.last != exchange.sequence { causedRequests.append(exchange.sequence) }
         if exchange.pending == false {
             // A delayed answer delivered: it completes the pending entry logged when the request arrived.
             guard journal.complete(exchange) else { return }
@@ -444,5 +511,82 @@ public actor Session {
             events.publish(.stateChanged(state: state))
         }
         return state
+    }
+
+    // MARK: History
+
+    /// What clients did to the session since it started, each step with its virtual time and the requests it caused.
+    public func history() -> SessionHistory { changes }
+
+    /// Why the session cannot be rewound, or nil when it can: a rewind replays the steps, which gives the same
+    /// session only when nothing outside it (the live network, the system's clock or randomness, a store shared
+    /// with other sessions) takes part.
+    public var notRewindableBecause: String? {
+        if changes.overflowed {
+            return "its history passed \(SessionHistory.limit) steps, the most one session keeps; start a new session to rewind again"
+        }
+        if scenario.usesLiveNetwork { return "its answers come from the live network (scenario '\(scenario.name)' has network mode '\(scenario.network.mode.rawValue)' or a live route), which a replay would ask again" }
+        if scenario.clock.mode != .frozen { return "its clock is \(scenario.clock.mode.rawValue) (scenario '\(scenario.name)'), so it moves with the system's time, which a replay cannot repeat" }
+        if case .system = scenario.random { return "it draws from the system's random generator (scenario '\(scenario.name)' says random: system)" }
+        if scenario.keyValueStore == .durable { return "its key-value store is a database file shared with the scenario's other sessions (keyValue.store: durable), which a replay would reset" }
+        if let live = serviceDefinitions.first(where: { if case .live? = scenario.services[$0.name] { true } else { false } }) {
+            return "it runs the live '\(live.name)' service"
+        }
+        return nil
+    }
+
+    /// Returns the session to the moment after step `number` of its history (0: its start) by rebuilding it from
+    /// its scenario and replaying steps 1…`number`; later steps are forgotten. Returns the Model's state.
+    /// - Throws: ``HostError`` `.notRewindable` (with why) or `.unknownStep`.
+    public func rewind(to number: Int) async throws(HostError) -> ModelState {
+        await takeTurn()
+        defer { endTurn() }
+        if let reason = notRewindableBecause {
+            throw HostError(.notRewindable, "session '\(id)' cannot be rewound: \(reason).")
+        }
+        guard changes.steps.indices.contains(number) else {
+            throw HostError(.unknownStep, "session '\(id)' has no step \(number); its history has steps 0 to \(changes.steps.count - 1) (GET /v1/sessions/\(id)/history lists them).")
+        }
+        let replay = changes.steps.dropFirst().prefix(number).map(\.change)
+        changes.removeAll()
+        causedRequests = []
+        try await restart()
+        await remember(.start)
+        for change in replay {
+            do {
+                try await apply(change)
+            } catch where error.code == .clockMoveTooLong {
+                // The original move stopped there too.
+            }
+            await remember(change)
+        }
+        logger.notice("session rewound to step \(number)")
+        let state = try await publishStateIfChanged()
+        events.publish(.clockMoved(now: try await live().clock.now()))
+        return state
+    }
+
+    /// Makes `change` again, holding the turn already.
+    private func apply(_ change: SessionHistory.Change) async throws(HostError) {
+        switch change {
+        case .start: break
+        case .action(let name, let arguments): _ = try await performNow(name, arguments)
+        case .advanceClock, .setClock: _ = try await moveClockNow(change)
+        case .setKeyValue(let key, let value): try await setKeyValueNow(key, value)
+        case .removeKeyValue(let key): try await removeKeyValueNow(key)
+        case .replaceServiceState(let service, let state): _ = try await replaceServiceStateNow(service, state)
+        case .setRoute(_, _, let route): try await live().network.setRoute(route)
+        case .removeRoute(let name): try await removeRouteNow(name)
+        case .setNetworkConditions(let conditions): try await live().network.setConditions(conditions)
+        case .clearJournal: journal.clear()
+        case .reset: try await restart()
+        }
+    }
+
+    /// Keeps `change` as the next step, with the time now and the requests recorded since the last step.
+    private func remember(_ change: SessionHistory.Change) async {
+        let now = (try? await live().clock.now()) ?? Date()
+        changes.append(change, time: now, requests: causedRequests)
+        causedRequests = []
     }
 }

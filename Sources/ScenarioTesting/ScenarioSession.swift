@@ -1,4 +1,4 @@
-import ControlAPI
+public import ControlAPI
 public import Foundation
 public import ScenarioClient
 public import Services
@@ -95,6 +95,17 @@ public struct ScenarioSession: Sendable {
     /// switches back to the scenario's network; a reset does too.
     public func setNetworkConditions(offline: Bool = false, fault: String? = nil, delay: String? = nil) async throws {
         try await client.setNetworkConditions(.init(offline: offline ? true : nil, fault: fault, delay: delay), session: id)
+    }
+
+    /// What the test did to the session, step by step (step 0 is the start).
+    public func history() async throws -> [HistoryBody.Step] {
+        try await client.history(session: id).steps
+    }
+
+    /// Returns the session to the moment after `step` of its history (0: its start) and returns the Model's state.
+    @discardableResult
+    public func rewind(to step: Int) async throws -> JSONValue {
+        try await client.rewind(to: step, session: id)
     }
 
     /// The journal: every request the Model made, oldest first.

@@ -56,6 +56,8 @@ import Yams
         Call(operationId: "setRoute", method: "PUT", path: "/v1/sessions/s1/routes/extra", body: #"{"request":{"method":"GET","url":"https://x.example/a"},"response":{"status":204}}"#, status: 204),
         Call(operationId: "removeRoute", method: "DELETE", path: "/v1/sessions/s1/routes/extra", status: 204),
         Call(operationId: "clearJournal", method: "POST", path: "/v1/sessions/s1/journal/clear", status: 204),
+        Call(operationId: "getHistory", method: "GET", path: "/v1/sessions/s1/history", status: 200),
+        Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/s1/rewind", body: #"{"step":2}"#, status: 200),
         Call(operationId: "resetSession", method: "POST", path: "/v1/sessions/s1/reset", status: 200),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/offline-1", status: 204),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"agreement-record","id":"rec1"}"#, status: 201),
@@ -109,6 +111,10 @@ import Yams
         Call(operationId: "putServiceState", method: "PUT", path: "/v1/sessions/s1/services/inbox", body: "{}", status: 404, code: "unknownService"),
         Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/no-such/journal", status: 404, code: "unknownSession"),
         Call(operationId: "advanceClock", method: "POST", path: "/v1/sessions/rec1/clock/advance", body: #"{"by":"1s"}"#, status: 409, code: "clockNotMovable"),
+        Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/rec1/rewind", body: #"{"step":0}"#, status: 409, code: "notRewindable"),
+        Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/s1/rewind", body: #"{"step":999}"#, status: 404, code: "unknownStep"),
+        Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/s1/rewind", body: #"{"step":"one"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "getHistory", method: "GET", path: "/v1/sessions/no-such/history", status: 404, code: "unknownSession"),
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/s1/recording", body: #"{"name":"x"}"#, status: 409, code: "notRecording"),
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"agreement-recorded"}"#, status: 409, code: "scenarioExists"),
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"../escape"}"#, status: 400, code: "invalidScenarioName"),
@@ -148,7 +154,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 33)
+        #expect(documented.count == 35)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

@@ -1,3 +1,4 @@
+import ControlAPI
 import ScenarioClient
 import ScenarioTesting
 import Services
@@ -102,6 +103,17 @@ struct Feed: Decodable, Sendable {
         try await expectDeterministic("first-launch", overriding: Self.templatedFeed) { session in
             try await session.advanceClock(by: "15m")
             try await session.perform("reload")
+        }
+    }
+
+    @Test func rewindingReturnsToTheStateBeforeAStep() async throws {
+        try await withScenario("first-launch") { session in
+            let before = try await session.client.state(session: session.id)
+            try await session.perform("setIsRead", ["url": "https://www.cocoawithlove.com/blog/mock-views.html", "value": true])
+            try await session.advanceClock(by: "20m")
+            #expect(try await session.history().map(\.kind) == ["start", "action", "advanceClock"])
+            #expect(try await session.rewind(to: 0) == before)
+            #expect(try await session.history().count == 1)
         }
     }
 

@@ -45,6 +45,14 @@ class ScenarioSession:
     def requests(self):
         return self._call("GET", "/journal")["entries"]
 
+    def history(self):
+        """What the test did, step by step: step 0 is the start, then each action, clock move, edit…"""
+        return self._call("GET", "/history")["steps"]
+
+    def rewind(self, step):
+        """Returns the session to the moment after `step` (0: its start); returns the Model's state."""
+        return self._call("POST", "/rewind", json={"step": step})
+
     def set_route(self, name, route):
         """Adds route `name`, or replaces the session's route of that name; a reset undoes it."""
         self._call("PUT", f"/routes/{name}", json=route)

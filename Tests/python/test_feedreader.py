@@ -43,6 +43,17 @@ def test_a_templated_answer_says_when_it_was_asked_for(scenario):
     assert [item["title"] for item in session.perform("reload")["items"]] == ["Asked at 09:01:30"]
 
 
+def test_rewinding_to_before_a_mark_shows_the_item_unread_again(scenario):
+    session = scenario("offline-demo")
+    url = "https://www.cocoawithlove.com/blog/mock-views.html"
+    session.perform("setIsRead", url=url, value=True)
+    session.advance("1m")
+    assert [step["kind"] for step in session.history()] == ["start", "action", "advanceClock"]
+    state = session.rewind(0)
+    assert not next(item for item in state["items"] if item["url"] == url)["isRead"]
+    assert len(session.history()) == 1
+
+
 def test_switched_offline_the_feed_shows_the_error_and_recovers(scenario):
     session = scenario("offline-demo")
     session.set_network_conditions(offline=True)

@@ -1,0 +1,51 @@
+import ControlAPI
+import Fakes
+import Foundation
+import Hummingbird
+import ScenarioHost
+import Services
+
+extension ControlRoutes {
+    func addHistoryRoutes(to router: EndpointRouter) {
+        router.get("/v1/sessions/:session/history") { _, context in
+            let session = try await session(context)
+            let history = await session.history()
+            return JSONResponse.make(HistoryBody(session: session.id, notRewindable: await session.notRewindableBecause,
+                                                 steps: history.steps.map(HistoryBody.Step.init)))
+        }
+        router.post("/v1/sessions/:session/rewind") { request, context in
+            let body = try await JSONBody.decode(RewindRequest.self, from: request, fields: ["step"], required: ["step"])
+            guard body.step >= 0 else {
+                throw APIError(.badRequest, "invalidRequest", "step must be 0 (the session's start) or more, got \(body.step).")
+            }
+            let session = try await session(context)
+            return JSONResponse.make(json: try await session.rewind(to: body.step).jsonData)
+        }
+    }
+}
+
+extension HistoryBody.Step {
+    init(_ step: SessionHistory.Step) {
+        let (kind, summary, parameters): (String, String, [String: JSONValue]) = switch step.change {
+        case .start: ("start", "the session started", [:])
+        case .action(let name, let arguments):
+            ("action", "action \(name)\(arguments == .object([:]) ? "" : " \(String(decoding: arguments.jsonData, as: UTF8.self))")",
+             ["action": .string(name), "arguments": arguments])
+        case .advanceClock(let duration):
+            ("advanceClock", "advance the clock by \(DurationText.format(duration))", ["by": .string(DurationText.format(duration))])
+        case .setClock(let instant):
+            ("setClock", "set the clock to \(InstantText.format(instant))", ["now": .string(InstantText.format(instant))])
+        case .setKeyValue(let key, let value): ("setKeyValue", "set key \(key)", ["key": .string(key), "value": value])
+        case .removeKeyValue(let key): ("removeKeyValue", "remove key \(key)", ["key": .string(key)])
+        case .replaceServiceState(let service, let state):
+            ("replaceServiceState", "replace the state of service \(service)", ["service": .string(service), "state": state])
+        case .setRoute(let name, let json, _): ("setRoute", "set route \(name)", ["route": .string(name), "body": json])
+        case .removeRoute(let name): ("removeRoute", "remove route \(name)", ["route": .string(name)])
+        case .setNetworkConditions(let conditions):
+            ("setNetworkConditions", "network conditions \(conditions)", ["conditions": .string(conditions.description)])
+        case .clearJournal: ("clearJournal", "clear the journal", [:])
+        case .reset: ("reset", "reset to the scenario's start", [:])
+        }
+        self.init(step: step.number, kind: kind, summary: summary, parameters: parameters, time: step.time, requests: step.requests)
+    }
+}

@@ -1,0 +1,59 @@
+public import Fakes
+public import Foundation
+public import Services
+
+/// What clients did to a session, in order, each change with the virtual time once it had settled and the journal
+/// entries it caused. A session is deterministic, so replaying the same changes from its scenario's start rebuilds
+/// it at any step, byte for byte (``Session/rewind(to:)``).
+public struct SessionHistory: Sendable {
+    /// One change a client made, with what it takes to make it again.
+    public enum Change: Sendable {
+        /// The session started (step 0): the Model's start-up.
+        case start
+        case action(name: String, arguments: JSONValue)
+        case advanceClock(by: Duration)
+        case setClock(to: Date)
+        case setKeyValue(key: String, value: JSONValue)
+        case removeKeyValue(key: String)
+        case replaceServiceState(service: String, state: JSONValue)
+        /// A route set on the running session: as the client wrote it, and as it was read.
+        case setRoute(name: String, json: JSONValue, route: Route)
+        case removeRoute(name: String)
+        case setNetworkConditions(NetworkConditions)
+        case clearJournal
+        case reset
+    }
+
+    /// A change and what it led to.
+    public struct Step: Sendable {
+        /// 0 for the start, then 1, 2…
+        public var number: Int
+        public var change: Change
+        /// The session's virtual time once the change had settled.
+        public var time: Date
+        /// The journal sequence numbers of the requests the change caused (made, or delivered, while it ran).
+        public var requests: [Int]
+    }
+
+    /// The most steps one history keeps; past it, the session cannot be rewound until it is deleted, so a session
+    /// driven for days cannot grow without bound.
+    public static let limit = 10_000
+
+    /// Every step, the start first.
+    public private(set) var steps: [Step] = []
+    /// Whether a step past ``limit`` was not kept.
+    public private(set) var overflowed = false
+
+    mutating func append(_ change: Change, time: Date, requests: [Int]) {
+        guard steps.count <= Self.limit else {
+            overflowed = true
+            return
+        }
+        steps.append(Step(number: steps.count, change: change, time: time, requests: requests))
+    }
+
+    mutating func removeAll() {
+        steps.removeAll()
+        overflowed = false
+    }
+}
