@@ -188,3 +188,32 @@ public struct SavedRecordingBody: Codable, Sendable, Hashable {
         self.files = files
     }
 }
+
+/// `POST /v1/sessions/{id}/save`.
+public struct SaveSessionRequest: Codable, Sendable, Hashable {
+    /// The new scenario's name.
+    public var name: String
+    /// Its description; by default one saying which session of which scenario it came from, and when.
+    public var description: String?
+
+    public init(name: String, description: String? = nil) {
+        self.name = name
+        self.description = description
+    }
+}
+
+/// What saving a session wrote.
+public struct SavedSessionBody: Codable, Sendable, Hashable {
+    /// The new scenario's name; sessions can be created from it at once.
+    public var scenario: String
+    /// The directory written.
+    public var directory: String
+    /// The scenario it extends: the session's.
+    public var extends: String
+
+    public init(scenario: String, directory: String, extends: String) {
+        self.scenario = scenario
+        self.directory = directory
+        self.extends = extends
+    }
+}

@@ -24,13 +24,17 @@ extension ControlRoutes {
             let body = try await JSONBody.decode(SaveRecordingRequest.self, from: request, fields: ["name", "keepSecrets"], required: ["name"])
             let saved = try await host.saveRecording(of: try parameter("session", of: context), as: body.name,
                                                      keepSecrets: body.keepSecrets ?? false)
-            let catalog = await configuration.reload()
-            guard catalog.scenarios[body.name] != nil else {
-                let problems = (catalog.problems[body.name] ?? []).map(\.description).joined(separator: "; ")
-                throw APIError(.internalServerError, "saveFailed", "scenario '\(body.name)' was written to \(saved.directory.path) but does not load: \(problems). Please report this.")
-            }
+            try await reloadWithSaved(body.name, in: saved.directory)
             return JSONResponse.make(SavedRecordingBody(scenario: body.name, directory: saved.directory.path,
                                                         routes: saved.routes, files: saved.files), status: .created)
+        }
+        router.post("/v1/sessions/:session/save") { request, context in
+            let body = try await JSONBody.decode(SaveSessionRequest.self, from: request, fields: ["name", "description"], required: ["name"])
+            let session = try await session(context)
+            let directory = try await host.saveSession(session.id, as: body.name, description: body.description)
+            try await reloadWithSaved(body.name, in: directory)
+            return JSONResponse.make(SavedSessionBody(scenario: body.name, directory: directory.path, extends: session.scenario.name),
+                                     status: .created)
         }
         router.post("/v1/scenarios/reload") { request, _ in
             _ = try await JSONBody.value(of: request)
@@ -78,5 +82,16 @@ extension ScenarioDetail {
                 connectTimeout: DurationText.format(scenario.network.connectTimeout),
                 readTimeout: DurationText.format(scenario.network.readTimeout),
                 redirects: scenario.network.redirects, forward: scenario.network.forward) : nil)
+    }
+}
+
+extension ControlRoutes {
+    /// Reloads the catalog so a scenario just written into `directory` can be used at once; it must load.
+    func reloadWithSaved(_ name: String, in directory: URL) async throws {
+        let catalog = await configuration.reload()
+        guard catalog.scenarios[name] != nil else {
+            let problems = (catalog.problems[name] ?? []).map(\.description).joined(separator: "; ")
+            throw APIError(.internalServerError, "saveFailed", "scenario '\(name)' was written to \(directory.path) but does not load: \(problems). Please report this.")
+        }
     }
 }

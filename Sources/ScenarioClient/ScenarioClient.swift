@@ -173,6 +173,13 @@ public struct ScenarioClient: Sendable {
         try await send("POST", sessionPath(session, "/recording"), body: SaveRecordingRequest(name: name, keepSecrets: keepSecrets ? true : nil))
     }
 
+    /// Saves the session as a new scenario `name` that starts where it stands: its key-value state as the seed, its
+    /// virtual time as the clock's start, extending its scenario. Sessions of it can be created at once.
+    @discardableResult
+    public func saveSession(as name: String, description: String? = nil, session: String = defaultSession) async throws -> SavedSessionBody {
+        try await send("POST", sessionPath(session, "/save"), body: SaveSessionRequest(name: name, description: description))
+    }
+
     // MARK: Events
 
     /// The session's server-sent events, the current state first, until the session is deleted or the daemon stops.

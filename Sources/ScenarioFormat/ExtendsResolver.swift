@@ -130,7 +130,7 @@ struct ExtendsResolver {
             directory: file.directory,
             ancestors: parent.map { [$0.name] + $0.ancestors } ?? [],
             clock: file.clock ?? parent?.clock ?? .default,
-            seed: (parent?.seed ?? [:]).merging(file.seed) { _, child in child },
+            seed: file.inheritsSeed ? (parent?.seed ?? [:]).merging(file.seed) { _, child in child } : file.seed,
             routes: routes,
             unmatched: file.unmatched ?? parent?.unmatched ?? .connectionRefused,
             network: network,

@@ -20,6 +20,8 @@ struct ScenarioFile {
     var extends: Located<String>?
     var clock: ClockSettings?
     var seed: [String: Data] = [:]
+    /// Whether `seed` merges over the parent's (the default) or replaces it (`keyValue.inheritSeed: false`).
+    var inheritsSeed = true
     var unmatched: TransportError?
     var routes: [Route] = []
     /// Changes to routes of the scenario this one extends, in the order written.

@@ -150,8 +150,14 @@ struct ScenarioFileParser {
     }
 
     private mutating func parseKeyValue(_ node: Node) {
-        guard let keys = reader.mapping(node, at: "keyValue", allowed: ["store", "seed", "seedFile"]) else { return }
+        guard let keys = reader.mapping(node, at: "keyValue", allowed: ["store", "seed", "seedFile", "inheritSeed"]) else { return }
         if let store = keys["store"] { file.keyValueStore = reader.choice(store, at: "keyValue.store", of: KeyValueStoreKind.self) }
+        if let inherit = keys["inheritSeed"], let flag = reader.bool(inherit, at: "keyValue.inheritSeed") {
+            file.inheritsSeed = flag
+            if file.extends == nil {
+                reader.report("keyValue.inheritSeed applies to a scenario that extends another; this one extends none, so remove it.", at: inherit)
+            }
+        }
         if let seedFile = keys["seedFile"], let path = reader.string(seedFile, at: "keyValue.seedFile"),
            let data = fixture(path, at: "keyValue.seedFile", node: seedFile) {
             if case .object(let values)? = try? JSONValue(json: data) {

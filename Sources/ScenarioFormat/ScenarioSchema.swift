@@ -154,6 +154,10 @@ public enum ScenarioSchema {
           "$ref": "#/$defs/fixturePath",
           "description": "A JSON file holding an object of keys to values, relative to the scenario directory."
         },
+        "inheritSeed": {
+          "type": "boolean",
+          "description": "With extends: true (default) merges this seed over the parent's by key; false replaces the parent's seed, so its keys not given here are absent."
+        },
         "store": {
           "enum": [
             "memory",

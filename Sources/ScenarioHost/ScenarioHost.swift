@@ -158,6 +158,45 @@ public actor ScenarioHost {
         await durableStores.closeAll()
     }
 
+    // MARK: Saving
+
+    /// Saves session `id` as a new scenario `name` in ``recordingsDirectory`` that starts where the session stands
+    /// (see ``SavedScenario``). The caller reloads the catalog to make it available.
+    /// - Returns: the new scenario's directory.
+    public func saveSession(_ id: String, as name: String, description: String?) async throws(HostError) -> URL {
+        let session = try session(id)
+        let root = try savingDirectory(name, what: "sessions")
+        let (keyValues, now) = try await session.snapshot()
+        let saved = SavedScenario(name: name, source: session.scenario, session: id, now: now, keyValues: keyValues,
+                                  description: description)
+        let directory = try write(name, into: root) { try saved.write(into: root) }
+        session.logger.notice("session saved as scenario '\(name)' in \(directory.path), starting at \(InstantText.format(now)) with \(keyValues.count) key-value entries")
+        return directory
+    }
+
+    /// The directory scenarios are saved in, once `name` is known to be a new, safe scenario name.
+    private func savingDirectory(_ name: String, what: String) throws(HostError) -> URL {
+        guard let root = recordingsDirectory else {
+            throw HostError(.saveFailed, "scenariod has no state directory to save \(what) in; start it with --state-directory DIR.")
+        }
+        try SafeName.validate(name, what: "scenario name", code: .invalidScenarioName)
+        guard !catalog.names.contains(name) else {
+            throw HostError(.scenarioExists, "a scenario '\(name)' exists already; pick another name.")
+        }
+        return root
+    }
+
+    /// Runs `write`, saying what went wrong as a ``HostError``.
+    private func write(_ name: String, into root: URL, _ write: () throws -> URL) throws(HostError) -> URL {
+        do {
+            return try write()
+        } catch CocoaError.fileWriteFileExists {
+            throw HostError(.scenarioExists, "\(root.appendingPathComponent(name).path) exists already; pick another name or remove it.")
+        } catch {
+            throw HostError(.saveFailed, "cannot write scenario '\(name)' into \(root.path): \(error.localizedDescription)")
+        }
+    }
+
     // MARK: Recordings
 
     /// Saves what the `record` session `id` recorded as a new scenario `name` in ``recordingsDirectory``.
@@ -167,24 +206,12 @@ public actor ScenarioHost {
     public func saveRecording(of id: String, as name: String, keepSecrets: Bool) async throws(HostError)
         -> (directory: URL, routes: Int, files: Int) {
         let session = try session(id)
-        guard let root = recordingsDirectory else {
-            throw HostError(.saveFailed, "scenariod has no state directory to save recordings in; start it with --state-directory DIR.")
-        }
-        try SafeName.validate(name, what: "scenario name", code: .invalidScenarioName)
-        guard !catalog.names.contains(name) else {
-            throw HostError(.scenarioExists, "a scenario '\(name)' exists already; pick another name.")
-        }
+        let root = try savingDirectory(name, what: "recordings")
         let (exchanges, startedAt) = try await session.recording()
         let recorded = RecordedScenario(name: name, source: session.scenario, session: id, exchanges: exchanges,
                                         startedAt: startedAt, keepSecrets: keepSecrets)
-        do {
-            let directory = try recorded.write(into: root)
-            session.logger.notice("recording saved as scenario '\(name)' in \(directory.path): \(recorded.routeCount) routes from \(exchanges.count) requests")
-            return (directory, recorded.routeCount, recorded.files.count)
-        } catch CocoaError.fileWriteFileExists {
-            throw HostError(.scenarioExists, "\(root.appendingPathComponent(name).path) exists already; pick another name or remove it.")
-        } catch {
-            throw HostError(.saveFailed, "cannot write scenario '\(name)' into \(root.path): \(error.localizedDescription)")
-        }
+        let directory = try write(name, into: root) { try recorded.write(into: root) }
+        session.logger.notice("recording saved as scenario '\(name)' in \(directory.path): \(recorded.routeCount) routes from \(exchanges.count) requests")
+        return (directory, recorded.routeCount, recorded.files.count)
     }
 }

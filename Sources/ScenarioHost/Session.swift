@@ -298,6 +298,22 @@ public actor Session {
         logger.info("key-value entry '\(key)' removed")
     }
 
+    /// Every key-value entry and the clock's time, read together between operations: where the session stands.
+    public func snapshot() async throws(HostError) -> (keyValues: [String: Data], now: Date) {
+        await takeTurn()
+        defer { endTurn() }
+        let runtime = try live()
+        var values: [String: Data] = [:]
+        do {
+            for key in try await runtime.store.keys() {
+                if let data = try await runtime.store.data(forKey: key) { values[key] = data }
+            }
+        } catch {
+            throw storeError(error)
+        }
+        return (values, await runtime.clock.now())
+    }
+
     private func unknownKey(_ key: String) -> HostError {
         HostError(.unknownKey, "session '\(id)' has no key-value entry '\(key)'.")
     }

@@ -6,7 +6,7 @@ import ScenarioClient
 struct SessionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "session", abstract: "Create, list, delete and reset sessions.",
-        subcommands: [New.self, List.self, Remove.self, Reset.self])
+        subcommands: [New.self, List.self, Remove.self, Reset.self, Save.self])
 
     static func table(_ sessions: [SessionBody]) -> String {
         Output.table(["ID", "SCENARIO", "MODEL", "CLOCK", "REQUESTS", "UNMATCHED"], sessions.map {
@@ -66,6 +66,27 @@ struct SessionCommand: AsyncParsableCommand {
             try await options.run { client in
                 let session = try await client.resetSession(id)
                 options.output(session) { SessionCommand.table([session]) }
+            }
+        }
+    }
+
+    struct Save: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save the session as a new scenario that starts where it stands; prints the scenario's name.",
+            discussion: """
+            The new scenario extends the session's, with the session's key-value state as its seed and its virtual \
+            time as its clock's start. It is written into the daemon's state directory and loaded at once.
+            """)
+        @OptionGroup var options: ClientOptions
+        @OptionGroup var target: SessionOptions
+        @Argument(help: "The new scenario's name (letters, digits, '.', '_', '-').") var name: String
+        @Option(help: "Its description (default: which session of which scenario, and when).") var description: String?
+
+        func run() async throws {
+            let id = target.id
+            try await options.run { client in
+                let saved = try await client.saveSession(as: name, description: description, session: id)
+                options.output(saved) { "\(saved.scenario)  (extends \(saved.extends); \(saved.directory))" }
             }
         }
     }

@@ -58,6 +58,7 @@ import Yams
         Call(operationId: "clearJournal", method: "POST", path: "/v1/sessions/s1/journal/clear", status: 204),
         Call(operationId: "getHistory", method: "GET", path: "/v1/sessions/s1/history", status: 200),
         Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/s1/rewind", body: #"{"step":2}"#, status: 200),
+        Call(operationId: "saveSession", method: "POST", path: "/v1/sessions/s1/save", body: #"{"name":"agreement-saved"}"#, status: 201),
         Call(operationId: "resetSession", method: "POST", path: "/v1/sessions/s1/reset", status: 200),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/offline-1", status: 204),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"agreement-record","id":"rec1"}"#, status: 201),
@@ -115,6 +116,9 @@ import Yams
         Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/s1/rewind", body: #"{"step":999}"#, status: 404, code: "unknownStep"),
         Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/s1/rewind", body: #"{"step":"one"}"#, status: 400, code: "invalidRequest"),
         Call(operationId: "getHistory", method: "GET", path: "/v1/sessions/no-such/history", status: 404, code: "unknownSession"),
+        Call(operationId: "saveSession", method: "POST", path: "/v1/sessions/s1/save", body: #"{"name":"agreement-saved"}"#, status: 409, code: "scenarioExists"),
+        Call(operationId: "saveSession", method: "POST", path: "/v1/sessions/s1/save", body: #"{"name":"a/b"}"#, status: 400, code: "invalidScenarioName"),
+        Call(operationId: "saveSession", method: "POST", path: "/v1/sessions/s1/save", body: #"{"description":"x"}"#, status: 400, code: "invalidRequest"),
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/s1/recording", body: #"{"name":"x"}"#, status: 409, code: "notRecording"),
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"agreement-recorded"}"#, status: 409, code: "scenarioExists"),
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"../escape"}"#, status: 400, code: "invalidScenarioName"),
@@ -154,7 +158,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 35)
+        #expect(documented.count == 36)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

@@ -49,6 +49,10 @@ class ScenarioSession:
         """What the test did, step by step: step 0 is the start, then each action, clock move, edit…"""
         return self._call("GET", "/history")["steps"]
 
+    def save(self, name):
+        """Saves the session as a new scenario `name` that starts where it stands; returns the scenario's name."""
+        return self._call("POST", "/save", json={"name": name})["scenario"]
+
     def rewind(self, step):
         """Returns the session to the moment after `step` (0: its start); returns the Model's state."""
         return self._call("POST", "/rewind", json={"step": step})
