@@ -54,6 +54,13 @@ def test_rewinding_to_before_a_mark_shows_the_item_unread_again(scenario):
     assert len(session.history()) == 1
 
 
+def test_a_state_reached_by_hand_is_saved_as_a_scenario(scenario):
+    session = scenario("offline-demo")
+    session.perform("setIsRead", url="https://www.cocoawithlove.com/blog/mock-views.html", value=True)
+    saved = scenario(session.save(f"saved-{session.id}"))
+    assert saved.state() == session.state()
+
+
 def test_switched_offline_the_feed_shows_the_error_and_recovers(scenario):
     session = scenario("offline-demo")
     session.set_network_conditions(offline=True)
