@@ -27,6 +27,7 @@ extension ScenarioFileParser {
             reader.report("\(path) extends a route, but this scenario extends no scenario; add 'extends: SCENARIO' at the top, or write the whole route.", at: extendsNode)
         }
         var patch = RoutePatch(name: name ?? "", line: extendsNode.mark?.line, column: extendsNode.mark?.column)
+        var items: [Node] = []
         if let node = keys["request"], let matcher = parseRequest(node, at: "\(path).request") {
             patch.request = matcher
             patch.requestKeys = Self.keyNames(of: node)
@@ -41,15 +42,7 @@ extension ScenarioFileParser {
                 reader.report("\(path).response has 'after', which chooses among 'responses'; list the answers before and after under 'responses'.", at: single)
             }
         case (nil, let list?):
-            let items = reader.sequence(list, at: "\(path).responses", of: "responses") ?? []
-            if items.isEmpty, case .sequence = list { reader.report("\(path).responses is empty; list at least one response.", at: list) }
-            let outcomes = items.enumerated().compactMap { parseResponse($1, at: "\(path).responses[\($0)]") }
-            checkCausalOrder(outcomes, items: items, at: path)
-            patch.responses = outcomes
-            for (outcome, item) in zip(outcomes, items) {
-                guard let after = outcome.after, case .mapping(let mapping) = item, let node = mapping["after"] else { continue }
-                causalLinks.append(.init(route: patch.name, after: after.route, line: node.mark?.line, column: node.mark?.column))
-            }
+            (patch.responses, items) = parseResponses(list, at: path)
         case (nil, nil):
             break
         }
@@ -62,6 +55,7 @@ extension ScenarioFileParser {
             }
         }
         guard reader.problems.count == problemsBefore, name != nil else { return nil }
+        linkCauses(patch.responses ?? [], items, route: patch.name)
         return patch
     }
 
@@ -88,6 +82,7 @@ extension ScenarioFileParser {
             return Route.live(name: name, matcher: matcher)
         }
         var outcomes: [RouteOutcome] = []
+        var items: [Node] = []
         switch (keys["response"], keys["responses"]) {
         case (let single?, nil):
             if let outcome = parseResponse(single, at: "\(path).response") { outcomes = [outcome] }
@@ -95,10 +90,7 @@ extension ScenarioFileParser {
                 reader.report("\(path).response has 'after', which chooses among 'responses'; list the answers before and after under 'responses'.", at: after)
             }
         case (nil, let list?):
-            let items = reader.sequence(list, at: "\(path).responses", of: "responses") ?? []
-            if items.isEmpty, case .sequence = list { reader.report("\(path).responses is empty; list at least one response.", at: list) }
-            outcomes = items.enumerated().compactMap { parseResponse($1, at: "\(path).responses[\($0)]") }
-            checkCausalOrder(outcomes, items: items, at: path)
+            (outcomes, items) = parseResponses(list, at: path)
         case (_?, _?):
             reader.report("\(path) has both 'response' and 'responses'; keep one.", at: node)
         case (nil, nil):
@@ -110,13 +102,25 @@ extension ScenarioFileParser {
             afterLast = reader.choice(node, at: "\(path).afterLast", of: Route.SequenceEnd.self) ?? .repeat
         }
         guard reader.problems.count == problemsBefore, let name, !outcomes.isEmpty else { return nil }
-        if let items = keys["responses"].flatMap({ reader.sequence($0, at: path, of: "responses") }) {
-            for (outcome, item) in zip(outcomes, items) {
-                guard let after = outcome.after, case .mapping(let mapping) = item, let node = mapping["after"] else { continue }
-                causalLinks.append(.init(route: name, after: after.route, line: node.mark?.line, column: node.mark?.column))
-            }
-        }
+        linkCauses(outcomes, items, route: name)
         return Route(name: name, matcher: matcher, outcomes: outcomes, afterLast: afterLast)
+    }
+
+    /// `responses`: each answer parsed, the list checked for causal order; the items too, for ``linkCauses``.
+    private mutating func parseResponses(_ list: Node, at path: String) -> (outcomes: [RouteOutcome], items: [Node]) {
+        let items = reader.sequence(list, at: "\(path).responses", of: "responses") ?? []
+        if items.isEmpty, case .sequence = list { reader.report("\(path).responses is empty; list at least one response.", at: list) }
+        let outcomes = items.enumerated().compactMap { parseResponse($1, at: "\(path).responses[\($0)]") }
+        checkCausalOrder(outcomes, items: items, at: path)
+        return (outcomes, items)
+    }
+
+    /// Each `after:` of route `route`'s answers, where it was written, for the check that the route it names exists.
+    private mutating func linkCauses(_ outcomes: [RouteOutcome], _ items: [Node], route: String) {
+        for (outcome, item) in zip(outcomes, items) {
+            guard let after = outcome.after, case .mapping(let mapping) = item, let node = mapping["after"] else { continue }
+            causalLinks.append(.init(route: route, after: after.route, line: node.mark?.line, column: node.mark?.column))
+        }
     }
 
     /// In a causal route the first response is the state before any write and every later one names its write.
