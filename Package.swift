@@ -86,6 +86,10 @@ let package = Package(
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
+        ], resources: [
+            // The dashboard, compiled into the binary: it works with no network and no files beside the daemon.
+            .embedInCode("Dashboard/index.html"), .embedInCode("Dashboard/app.js"), .embedInCode("Dashboard/style.css"),
+            .embedInCode("Dashboard/icon.svg"),
         ]),
         // libsystemd, as SwiftPM sees it; the shim makes sd_journal_* callable (see FIELD-NOTES).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -126,6 +130,10 @@ let package = Package(
         .executableTarget(name: "scenarioctl", dependencies: [
             "ScenarioClient", "ControlAPI", "Services",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            // `scenarioctl dashboard`: the loopback bridge to the daemon's socket.
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
         .testTarget(name: "FakesTests", dependencies: ["Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),

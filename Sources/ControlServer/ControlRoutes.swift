@@ -18,6 +18,7 @@ struct ControlRoutes: Sendable {
         addModelRoutes(to: endpoints)
         addClockRoutes(to: endpoints)
         addHistoryRoutes(to: endpoints)
+        addDashboardRoutes(to: endpoints)
         addKeyValueRoutes(to: endpoints)
         addServiceRoutes(to: endpoints)
         addJournalRoutes(to: endpoints)

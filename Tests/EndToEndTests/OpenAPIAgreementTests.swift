@@ -25,6 +25,10 @@ import Yams
     /// Successful calls, in an order where each finds what it needs (session s1 of offline-demo exists).
     static let calls: [Call] = [
         Call(operationId: "getHealth", method: "GET", path: "/v1/health", status: 200),
+        Call(operationId: "getDashboard", method: "GET", path: "/dashboard", status: 200),
+        Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/app.js", status: 200),
+        Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/style.css", status: 200),
+        Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/icon.svg", status: 200),
         Call(operationId: "getVersion", method: "GET", path: "/v1/version", status: 200),
         Call(operationId: "listModels", method: "GET", path: "/v1/models", status: 200),
         Call(operationId: "listScenarios", method: "GET", path: "/v1/scenarios", status: 200),
@@ -89,6 +93,7 @@ import Yams
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"no-such"}"#, status: 404, code: "unknownScenario"),
         Call(operationId: "showScenario", method: "GET", path: "/v1/scenarios/no-such", status: 404, code: "unknownScenario"),
         Call(operationId: "showSession", method: "GET", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
+        Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/missing.js", status: 404, code: "noSuchEndpoint"),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
         Call(operationId: "countRequests", method: "GET", path: "/v1/sessions/no-such/journal/counts", status: 404, code: "unknownSession"),
         Call(operationId: "setNetworkConditions", method: "PUT", path: "/v1/sessions/s1/network/conditions", body: #"{"fault":"gremlins"}"#, status: 400, code: "invalidRequest"),
@@ -158,7 +163,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 36)
+        #expect(documented.count == 38)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

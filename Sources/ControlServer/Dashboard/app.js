@@ -1,0 +1,361 @@
+// The scenariod dashboard: plain JavaScript modules, no build step, every request a documented control API
+// operation on the same origin (the daemon's socket, or `scenarioctl dashboard`'s bridge to it). Live changes come
+// from the session's event stream, never from polling.
+
+const main = document.getElementById("main");
+const banner = document.getElementById("banner");
+const bannerText = document.getElementById("banner-text");
+document.getElementById("banner-close").addEventListener("click", () => { banner.hidden = true; });
+
+/** Calls the control API; a refusal throws an Error with the API's message and code. */
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) {
+    const message = data && data.message ? `${data.message} (${data.code}, ${method} ${path})` : `${method} ${path} answered ${response.status}: ${text}`;
+    throw new Error(message);
+  }
+  return data;
+}
+
+function showError(error) {
+  bannerText.textContent = error.message || String(error);
+  banner.hidden = false;
+}
+
+/** Runs `work`, showing what went wrong in the banner instead of failing silently. */
+async function attempt(work) {
+  try {
+    banner.hidden = true;
+    return await work();
+  } catch (error) {
+    showError(error);
+    return undefined;
+  }
+}
+
+/** A DOM element: el("button", {type: "button", onclick: f}, "text", child…). */
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (name === "class") node.className = value;
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+const encode = (text) => encodeURIComponent(text);
+const json = (value) => JSON.stringify(value);
+
+// MARK: Pages
+
+let leavePage = () => {};
+
+async function route() {
+  leavePage();
+  leavePage = () => {};
+  const [, page, id] = location.hash.match(/^#\/([^/]*)\/?(.*)$/) || [null, "scenarios", ""];
+  for (const link of document.querySelectorAll("nav a")) {
+    if (link.dataset.page === page) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+  }
+  if (page === "session" && id) await sessionPage(decodeURIComponent(id));
+  else if (page === "sessions") await sessionsPage();
+  else await scenariosPage();
+  main.focus({ preventScroll: true });
+}
+
+async function scenariosPage() {
+  const scenarios = await attempt(() => api("GET", "/v1/scenarios"));
+  if (!scenarios) return;
+  main.replaceChildren(
+    el("h1", {}, "Scenarios"),
+    el("div", { class: "panel" }, el("table", { id: "scenarios" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Name"), el("th", {}, "Model"), el("th", {}, "Valid"), el("th", {}, "Description"), el("th", {}, ""))),
+      el("tbody", {}, scenarios.map((scenario) => el("tr", { "data-scenario": scenario.name },
+        el("td", { class: "mono" }, scenario.name),
+        el("td", {}, scenario.model || ""),
+        el("td", {}, scenario.valid
+          ? el("span", { class: "badge good" }, scenario.servingLastGood ? "serving last good version" : "valid")
+          : el("span", { class: "badge bad" }, "invalid")),
+        el("td", { class: "wrap" }, scenario.description || "",
+          scenario.problems.length ? el("ul", { class: "misses" }, scenario.problems.map((problem) => el("li", { class: "mono" }, problem))) : null),
+        el("td", {}, scenario.valid ? el("button", { type: "button", class: "primary", onclick: () => startSession(scenario.name) }, "Start a session") : null),
+      ))),
+    )),
+  );
+}
+
+async function startSession(scenario) {
+  const session = await attempt(() => api("POST", "/v1/sessions", { scenario }));
+  if (session) location.hash = `#/session/${encode(session.id)}`;
+}
+
+async function sessionsPage() {
+  const sessions = await attempt(() => api("GET", "/v1/sessions"));
+  if (!sessions) return;
+  const reload = () => sessionsPage();
+  main.replaceChildren(
+    el("h1", {}, "Sessions"),
+    el("div", { class: "panel" }, sessions.length === 0 ? el("p", { class: "muted" }, "No open sessions. Start one from a scenario.") :
+      el("table", { id: "sessions" },
+        el("thead", {}, el("tr", {}, ["Session", "Scenario", "Virtual now", "Requests", "Unmatched", ""].map((title) => el("th", {}, title)))),
+        el("tbody", {}, sessions.map((session) => el("tr", { "data-session": session.id },
+          el("td", {}, el("a", { href: `#/session/${encode(session.id)}` }, session.id)),
+          el("td", { class: "mono" }, session.scenario),
+          el("td", { class: "mono" }, session.now),
+          el("td", {}, session.requests),
+          el("td", {}, session.unmatchedRequests),
+          el("td", {}, el("div", { class: "row" },
+            el("button", { type: "button", onclick: async () => { if (await attempt(() => api("POST", `/v1/sessions/${encode(session.id)}/reset`))) reload(); } }, "Reset"),
+            el("button", { type: "button", onclick: async () => { if (await attempt(() => api("DELETE", `/v1/sessions/${encode(session.id)}`).then(() => true))) reload(); } }, "Delete"))),
+        ))),
+      )),
+  );
+}
+
+// MARK: A session
+
+async function sessionPage(id) {
+  const base = `/v1/sessions/${encode(id)}`;
+  const [session, models] = await Promise.all([attempt(() => api("GET", base)), attempt(() => api("GET", "/v1/models"))]);
+  if (!session || !models) return;
+  const model = models.find((candidate) => candidate.name === session.model) || { actions: [], keys: [] };
+  let state = null;
+  let journal = new Map();
+  let playing = null;
+
+  const title = el("h1", {}, "Session ", el("span", { class: "mono" }, id), " ", el("span", { class: "muted" }, `of ${session.scenario} (${session.model})`));
+  const now = el("span", { class: "now", id: "now" }, session.now);
+  const stateTree = el("ul", { class: "tree", id: "state" });
+  const journalBody = el("tbody", {});
+  const historyList = el("ol", { class: "history", id: "history" });
+  const keyValues = el("div", { id: "kv" });
+  const saveName = el("input", { type: "text", id: "save-name", placeholder: "new-scenario-name", "aria-label": "Name of the new scenario", pattern: "[A-Za-z0-9][A-Za-z0-9._\\-]{0,63}" });
+  const duration = el("input", { type: "text", id: "advance-by", value: "2s", size: "7", "aria-label": "Duration to advance by" });
+  const instant = el("input", { type: "text", id: "set-to", placeholder: "2026-11-01T12:00:00Z", size: "22", "aria-label": "Instant to set the clock to" });
+  const rate = el("select", { id: "play-rate", "aria-label": "Play rate" }, ["1", "10", "60", "600"].map((r) => el("option", { value: r, selected: r === "60" }, `${r}×`)));
+  const play = el("button", { type: "button", id: "play", onclick: () => togglePlay() }, "Play");
+
+  const advance = async (by) => { const answer = await attempt(() => api("POST", `${base}/clock/advance`, { by })); if (answer) now.textContent = answer.now; };
+
+  function togglePlay() {
+    if (playing) {
+      clearInterval(playing.timer);
+      playing = null;
+      play.textContent = "Play";
+      return;
+    }
+    // Every quarter second of wall time moves the clock by rate × 250 ms; a tick is skipped while one is in flight.
+    playing = { busy: false, timer: setInterval(async () => {
+      if (!playing || playing.busy) return;
+      playing.busy = true;
+      try { await api("POST", `${base}/clock/advance`, { by: `${Number(rate.value) * 250}ms` }); } catch (error) { showError(error); togglePlay(); }
+      if (playing) playing.busy = false;
+    }, 250) };
+    play.textContent = "Pause";
+  }
+
+  main.replaceChildren(
+    title,
+    el("div", { class: "row" },
+      el("button", { type: "button", onclick: async () => { if (await attempt(() => api("POST", `${base}/reset`))) await refreshAll(); } }, "Reset"),
+      el("button", { type: "button", onclick: async () => { if (await attempt(() => api("DELETE", base).then(() => true))) location.hash = "#/sessions"; } }, "Delete"),
+      el("form", { class: "row", id: "save", onsubmit: async (event) => {
+        event.preventDefault();
+        const saved = await attempt(() => api("POST", `${base}/save`, { name: saveName.value.trim() }));
+        if (saved) {
+          const started = await attempt(() => api("POST", "/v1/sessions", { scenario: saved.scenario }));
+          if (started) location.hash = `#/session/${encode(started.id)}`;
+        }
+      } }, saveName, el("button", { type: "submit" }, "Save as scenario"))),
+    el("div", { class: "grid" },
+      el("div", {},
+        el("section", { class: "panel", "aria-labelledby": "state-title" }, el("h2", { id: "state-title" }, "State"), stateTree),
+        el("section", { class: "panel", "aria-labelledby": "journal-title" }, el("h2", { id: "journal-title" }, "Journal"),
+          el("table", { id: "journal" }, el("thead", {}, el("tr", {}, ["#", "Time", "Request", "Route", "Answer"].map((t) => el("th", {}, t)))), journalBody))),
+      el("div", {},
+        el("section", { class: "panel", "aria-labelledby": "clock-title" }, el("h2", { id: "clock-title" }, "Clock"),
+          el("div", { class: "row" }, now),
+          el("div", { class: "row" },
+            el("button", { type: "button", onclick: () => advance("1s") }, "+1 s"),
+            el("button", { type: "button", onclick: () => advance("1m") }, "+1 min"),
+            el("button", { type: "button", onclick: () => advance("15m") }, "+15 min")),
+          el("form", { class: "row", id: "advance", onsubmit: (event) => { event.preventDefault(); advance(duration.value.trim()); } },
+            duration, el("button", { type: "submit" }, "Advance")),
+          el("form", { class: "row", id: "set-clock", onsubmit: async (event) => {
+            event.preventDefault();
+            const answer = await attempt(() => api("PUT", `${base}/clock`, { now: instant.value.trim() }));
+            if (answer) now.textContent = answer.now;
+          } }, instant, el("button", { type: "submit" }, "Set")),
+          el("div", { class: "row" }, rate, play)),
+        el("section", { class: "panel", "aria-labelledby": "actions-title" }, el("h2", { id: "actions-title" }, "Actions"),
+          model.actions.map((action) => actionForm(action))),
+        el("section", { class: "panel", "aria-labelledby": "kv-title" }, el("h2", { id: "kv-title" }, "Key-value state"), keyValues),
+        el("section", { class: "panel", "aria-labelledby": "history-title" }, el("h2", { id: "history-title" }, "History"), historyList))),
+  );
+
+  function actionForm(action) {
+    const inputs = action.arguments.map((argument) => {
+      const attributes = { name: argument.name, "aria-label": `${action.name} ${argument.name}`, required: argument.required && argument.type !== "boolean" };
+      if (argument.type === "boolean") return [argument, el("input", { ...attributes, type: "checkbox" })];
+      if (argument.type === "integer" || argument.type === "number") return [argument, el("input", { ...attributes, type: "number", step: argument.type === "integer" ? "1" : "any" })];
+      if (argument.type === "string") return [argument, el("input", { ...attributes, type: "text" })];
+      return [argument, el("input", { ...attributes, type: "text", placeholder: "JSON" })];
+    });
+    return el("form", { class: "action", "data-action": action.name, onsubmit: async (event) => {
+      event.preventDefault();
+      const body = {};
+      for (const [argument, input] of inputs) {
+        if (argument.type === "boolean") body[argument.name] = input.checked;
+        else if (input.value === "" && !argument.required) continue;
+        else if (argument.type === "integer" || argument.type === "number") body[argument.name] = Number(input.value);
+        else if (argument.type === "string") body[argument.name] = input.value;
+        else {
+          try { body[argument.name] = JSON.parse(input.value); } catch { showError(new Error(`${argument.name} must be JSON`)); return; }
+        }
+      }
+      await attempt(() => api("POST", `${base}/actions/${encode(action.name)}`, body));
+    } },
+    el("div", { class: "row" },
+      el("strong", {}, action.name),
+      inputs.map(([argument, input]) => el("label", {}, argument.name, input)),
+      el("button", { type: "submit", class: "primary" }, "Perform")));
+  }
+
+  // MARK: Rendering
+
+  function showState(next) {
+    const previous = state;
+    state = next;
+    stateTree.replaceChildren(...treeItems(next, previous, previous !== null));
+  }
+
+  /** The value as nested lists; a leaf that differs from `previous` (or is new) is marked changed. */
+  function treeItems(value, previous, compare) {
+    if (value === null || typeof value !== "object") return [leaf(value, previous, compare)];
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+    return entries.map(([key, child]) => {
+      const before = previous && typeof previous === "object" ? previous[key] : undefined;
+      const isContainer = child !== null && typeof child === "object";
+      return el("li", { "data-key": key },
+        el("span", { class: "key" }, Array.isArray(value) ? `[${key}]` : key), ": ",
+        isContainer ? el("ul", {}, treeItems(child, before, compare && before !== undefined)) : leaf(child, before, compare));
+    });
+  }
+
+  function leaf(value, previous, compare) {
+    const kind = value === null ? "null" : typeof value;
+    const changed = compare && json(value) !== json(previous);
+    return el("span", { class: `${kind}${changed ? " changed" : ""}` }, kind === "string" ? json(value) : String(value));
+  }
+
+  function showEntry(entry) {
+    journal.set(entry.sequence, entry);
+    const answer = entry.pending ? el("span", { class: "status-pending" }, `pending (until ${entry.deliversAt})`)
+      : entry.status !== undefined ? el("span", { class: entry.status < 400 ? "status-ok" : "status-bad" }, String(entry.status))
+      : el("span", { class: "status-bad" }, entry.fault || entry.outcome || "");
+    const misses = entry.nearMisses && entry.nearMisses.length
+      ? el("ul", { class: "misses" }, entry.nearMisses.map((miss) => el("li", {}, `route ${miss.route} differs in ${miss.field}: expected ${miss.expected}, got ${miss.actual}`)))
+      : null;
+    const row = el("tr", { "data-sequence": entry.sequence },
+      el("td", {}, entry.sequence),
+      el("td", { class: "mono" }, entry.time),
+      el("td", { class: "wrap" }, el("span", { class: "mono" }, `${entry.method} ${entry.url}`), misses),
+      el("td", {}, entry.route || (entry.live ? "live" : entry.service || "no route"), entry.override ? " (override)" : ""),
+      el("td", {}, answer, entry.condition ? ` · ${entry.condition}` : ""));
+    const existing = journalBody.querySelector(`tr[data-sequence="${entry.sequence}"]`);
+    if (existing) existing.replaceWith(row); else journalBody.append(row);
+  }
+
+  async function refreshJournal() {
+    const body = await attempt(() => api("GET", `${base}/journal`));
+    if (!body) return;
+    journal = new Map();
+    journalBody.replaceChildren();
+    body.entries.forEach(showEntry);
+  }
+
+  async function refreshHistory() {
+    const history = await attempt(() => api("GET", `${base}/history`));
+    if (!history) return;
+    const last = history.steps.length - 1;
+    historyList.replaceChildren(
+      ...history.steps.map((step) => el("li", { "data-step": step.step, class: step.step === last ? "current" : "" },
+        el("span", {}, el("span", { class: "mono" }, `${step.step}. ${step.time}`), " ", step.summary),
+        step.step === last ? el("span", { class: "muted" }, "now") :
+          el("button", { type: "button", disabled: Boolean(history.notRewindable), title: history.notRewindable || "", onclick: async () => {
+            const rewound = await attempt(() => api("POST", `${base}/rewind`, { step: step.step }));
+            if (rewound) await refreshAll();
+          } }, "Go back to here"))),
+      history.notRewindable ? el("li", { class: "muted" }, `Cannot go back: ${history.notRewindable}.`) : null);
+  }
+
+  async function refreshKeyValues() {
+    const listing = await attempt(() => api("GET", `${base}/kv`));
+    if (!listing) return;
+    const rows = await Promise.all(listing.keys.map(async (key) => [key, await attempt(() => api("GET", `${base}/kv/${encode(key)}`))]));
+    const newKey = el("input", { type: "text", "aria-label": "New key", placeholder: "new key" });
+    const newValue = el("textarea", { "aria-label": "New key's value (JSON)", placeholder: "JSON value" });
+    keyValues.replaceChildren(
+      ...rows.map(([key, value]) => {
+        const editor = el("textarea", { "aria-label": `Value of ${key} (JSON)`, "data-key": key });
+        editor.value = JSON.stringify(value, null, 1);
+        return el("form", { class: "action", "data-kv": key, onsubmit: async (event) => {
+          event.preventDefault();
+          let parsed;
+          try { parsed = JSON.parse(editor.value); } catch { showError(new Error(`the value of ${key} is not JSON`)); return; }
+          if (await attempt(() => api("PUT", `${base}/kv/${encode(key)}`, parsed))) await refreshKeyValues();
+        } },
+        el("div", { class: "row" }, el("strong", { class: "mono" }, key),
+          el("button", { type: "submit" }, "Save"),
+          el("button", { type: "button", onclick: async () => { if (await attempt(() => api("DELETE", `${base}/kv/${encode(key)}`).then(() => true))) await refreshKeyValues(); } }, "Delete")),
+        editor);
+      }),
+      el("form", { class: "action", onsubmit: async (event) => {
+        event.preventDefault();
+        let parsed;
+        try { parsed = JSON.parse(newValue.value); } catch { showError(new Error("the new value is not JSON")); return; }
+        if (await attempt(() => api("PUT", `${base}/kv/${encode(newKey.value.trim())}`, parsed))) await refreshKeyValues();
+      } }, el("div", { class: "row" }, newKey, el("button", { type: "submit" }, "Add")), newValue));
+  }
+
+  async function refreshAll() {
+    const [current, clock] = await Promise.all([attempt(() => api("GET", `${base}/state`)), attempt(() => api("GET", `${base}/clock`))]);
+    if (current !== undefined) showState(current);
+    if (clock) now.textContent = clock.now;
+    await Promise.all([refreshJournal(), refreshHistory(), refreshKeyValues()]);
+  }
+
+  // MARK: Live
+
+  await refreshAll();
+  const events = new EventSource(`${base}/events`);
+  events.addEventListener("stateChanged", (event) => { showState(JSON.parse(event.data)); refreshHistory(); refreshKeyValues(); });
+  events.addEventListener("requestJournaled", (event) => showEntry(JSON.parse(event.data)));
+  events.addEventListener("clockMoved", (event) => { now.textContent = JSON.parse(event.data).now; refreshHistory(); });
+  events.addEventListener("gap", () => refreshAll());
+  events.addEventListener("error", () => {
+    if (events.readyState === EventSource.CLOSED) showError(new Error(`the event stream of session ${id} ended; the session may have been deleted`));
+  });
+  leavePage = () => { events.close(); if (playing) togglePlay(); };
+}
+
+window.addEventListener("hashchange", route);
+attempt(async () => {
+  const version = await api("GET", "/v1/version");
+  document.getElementById("daemon").textContent = `${version.daemon} ${version.version}`;
+});
+route();

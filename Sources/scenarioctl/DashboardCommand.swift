@@ -1,0 +1,60 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+struct Dashboard: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Open the daemon's dashboard in a browser, through a bridge on a loopback port.",
+        discussion: """
+        The daemon serves the dashboard on its control socket (/dashboard/); a browser reaches it through this \
+        bridge, which listens on 127.0.0.1 only and answers only requests that carry this run's secret: open the URL \
+        it prints (the token then becomes a cookie). Requests for another Host or from another Origin get 403 and \
+        never reach the daemon. Runs until interrupted (Ctrl-C).
+        """)
+    @OptionGroup var options: ClientOptions
+    @OptionGroup var target: SessionOptions
+    @Option(help: "The loopback port to listen on (default: one the system picks).") var port: Int = 0
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port).") }
+    }
+
+    func run() async throws {
+        // 32 bytes from the system's generator (getrandom), which is fit for secrets.
+        var generator = SystemRandomNumberGenerator()
+        let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let bound = BoundPort()
+        let session = target.session.map { "&session=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? ""
+        var logger = Logger(label: "scenarioctl.dashboard")
+        logger.logLevel = .warning
+        let bridge = DashboardBridge(socketPath: options.socketPath, token: token, port: { bound.port }, http: .shared)
+        let app = Application(
+            responder: bridge,
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "scenarioctl-dashboard"),
+            onServerRunning: { channel in
+                bound.port = channel.localAddress?.port ?? port
+                // Written at once, unbuffered: a script reading the URL from a pipe must not wait for more output.
+                FileHandle.standardOutput.write(Data("""
+                    Dashboard of \(options.socketPath): http://127.0.0.1:\(bound.port)/?token=\(token)\(session)
+                    Open it in a browser on this machine; Ctrl-C stops the bridge.
+
+                    """.utf8))
+            },
+            logger: logger)
+        try await app.runService()
+    }
+}
+
+/// The port the bridge bound, set once the server runs (the system picks it for --port 0) and read per request.
+/// A mutex, not an actor: the responder reads it synchronously on every request.
+private final class BoundPort: Sendable {
+    private let value = Mutex(0)
+    var port: Int {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
+    }
+}

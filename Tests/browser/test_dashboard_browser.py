@@ -1,0 +1,171 @@
+"""The dashboard in a real headless Chromium, opened through `scenarioctl dashboard` as a person would: start a
+slow-network session, see it loading, advance the clock, mark an item read through its action form, see the journal
+and the change highlighted, go back in the history, save the session as a scenario and open it, and watch a second
+tab follow the first through the event stream. Each step leaves a screenshot in $SCENARIOD_SCREENSHOTS."""
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "system"))
+from daemon import SCENARIOCTL, Daemon  # noqa: E402
+
+MOCK_VIEWS = "https://www.cocoawithlove.com/blog/mock-views.html"
+SHOTS = pathlib.Path(os.environ.get("SCENARIOD_SCREENSHOTS", "/tmp/scenariod-screenshots"))
+
+
+@pytest.fixture
+def dashboard(tmp_path):
+    """A daemon, its bridge and a browser: (daemon, browser, the printed URL)."""
+    daemon = Daemon(tmp_path / "daemon", {}).start()
+    log = tmp_path / "bridge.log"
+    bridge = subprocess.Popen([SCENARIOCTL, "--socket", daemon.socket, "dashboard"], stdout=log.open("w"),
+                              stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 30
+    while not re.search(r"http://\S+", log.read_text()):
+        assert bridge.poll() is None and time.monotonic() < deadline, f"scenarioctl dashboard printed {log.read_text()!r}"
+        time.sleep(0.05)
+    url = re.search(r"http://\S+", log.read_text()).group(0)
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000"]:
+        options.add_argument(argument)
+    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        yield daemon, browser, url
+        print("bridge:", log.read_text(), "sessions:", daemon.call("GET", "/v1/sessions").text, "daemon:", daemon.log()[-3000:])
+    finally:
+        browser.quit()
+        bridge.terminate()
+        bridge.wait(timeout=10)
+        daemon.stop()
+
+
+def wait(browser, condition, what, seconds=10):
+    try:
+        return WebDriverWait(browser, seconds).until(lambda _: condition(), message=f"waited {seconds} s for {what}")
+    except Exception:
+        # What the page showed instead: a screenshot and the banner's text.
+        shoot(browser, "failed-" + re.sub(r"\W+", "-", what))
+        banner = browser.execute_script("const b = document.getElementById('banner'); return b && !b.hidden ? b.innerText : ''")
+        raise AssertionError(f"waited {seconds} s for {what}; banner: {banner!r}; page: {browser.current_url}")
+
+
+def state_text(browser):
+    # Read in the page: the tree is redrawn by every event, so element handles would go stale.
+    return browser.execute_script("const tree = document.getElementById('state'); return tree ? tree.innerText : ''")
+
+
+def item_is_read(browser, url):
+    """Whether the state tree shows the item with `url` as read, and whether that leaf is highlighted."""
+    return tuple(browser.execute_script("""
+        for (const item of document.querySelectorAll('#state > li[data-key="items"] > ul > li')) {
+            if (!item.textContent.includes(JSON.stringify(arguments[0]))) continue;
+            const leaf = item.querySelector('li[data-key="isRead"] > span:last-child');
+            return [leaf.textContent === "true", leaf.classList.contains("changed")];
+        }
+        return [null, false];""", url))
+
+
+def shoot(browser, name):
+    browser.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+def test_a_demo_in_the_dashboard(dashboard):
+    daemon, browser, url = dashboard
+    browser.get(url)
+    # The token became a cookie and left the address bar.
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '#scenarios tr[data-scenario="slow-network"]'), "the scenarios")
+    assert "token" not in browser.current_url
+    assert not browser.find_element(By.ID, "banner").is_displayed()
+    shoot(browser, "01-scenarios")
+
+    browser.find_element(By.CSS_SELECTOR, '#scenarios tr[data-scenario="slow-network"] button').click()
+    wait(browser, lambda: "isLoading: true" in state_text(browser), "loading")
+    session = browser.current_url.rsplit("/", 1)[1]
+    shoot(browser, "02-loading")
+
+    duration = browser.find_element(By.ID, "advance-by")
+    duration.clear()
+    duration.send_keys("2s")
+    browser.find_element(By.CSS_SELECTOR, "#advance button").click()
+    wait(browser, lambda: "isLoading: false" in state_text(browser) and json.dumps(MOCK_VIEWS) in state_text(browser), "the items")
+    wait(browser, lambda: browser.find_element(By.ID, "now").text == "2026-11-01T09:00:02Z", "the clock")
+    shoot(browser, "03-items")
+
+    # A second tab on the same session, before the change.
+    first, origin = browser.current_window_handle, browser.execute_script("return location.origin")
+    browser.switch_to.new_window("tab")
+    browser.get(f"{origin}/dashboard/#/session/{session}")
+    wait(browser, lambda: item_is_read(browser, MOCK_VIEWS)[0] is False, "the second tab's state")
+    second = browser.current_window_handle
+    browser.switch_to.window(first)
+
+    form = browser.find_element(By.CSS_SELECTOR, 'form[data-action="setIsRead"]')
+    form.find_element(By.NAME, "url").send_keys(MOCK_VIEWS)
+    form.find_element(By.NAME, "value").click()
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(browser, lambda: item_is_read(browser, MOCK_VIEWS) == (True, True), "the item read and highlighted")
+    journal = browser.find_element(By.ID, "journal").text
+    assert "GET https://www.cocoawithlove.com/feed.json" in journal and "feed" in journal and "200" in journal
+    history = browser.find_element(By.ID, "history").text
+    assert "advance the clock by 2s" in history and "action setIsRead" in history
+    shoot(browser, "04-marked-read")
+
+    browser.switch_to.window(second)
+    wait(browser, lambda: item_is_read(browser, MOCK_VIEWS) == (True, True), "the second tab to follow through the event stream")
+    shoot(browser, "05-second-tab")
+    browser.switch_to.window(first)
+
+    # Back to the step before the mark: the item is unread again.
+    step = browser.find_element(By.XPATH, '//ol[@id="history"]/li[contains(., "advance the clock by 2s")]')
+    step.find_element(By.TAG_NAME, "button").click()
+    wait(browser, lambda: item_is_read(browser, MOCK_VIEWS)[0] is False, "the item unread after going back")
+    assert "action setIsRead" not in browser.find_element(By.ID, "history").text
+    shoot(browser, "06-rewound")
+
+    # Saved as a scenario, then a session of it: the same read marks and clock. FeedReader fetches its feed when
+    # it starts, and slow-network's feed takes 2 s of clock time, so the new session loads until its clock moves.
+    original = daemon.call("GET", f"/v1/sessions/{session}/state", expect=200).json()
+    browser.find_element(By.ID, "save-name").send_keys("demo-from-browser")
+    browser.find_element(By.CSS_SELECTOR, "#save button").click()
+    wait(browser, lambda: browser.current_url.rsplit("/", 1)[1] != session and "demo-from-browser" in browser.find_element(By.TAG_NAME, "h1").text, "the saved scenario's session")
+    saved = browser.current_url.rsplit("/", 1)[1]
+    wait(browser, lambda: browser.find_element(By.ID, "now").text == "2026-11-01T09:00:02Z", "the saved clock")
+    browser.find_element(By.CSS_SELECTOR, "#advance button").click()  # still 2s
+    wait(browser, lambda: json.dumps(MOCK_VIEWS) in state_text(browser), "the saved session's items")
+    assert daemon.call("GET", f"/v1/sessions/{saved}/state", expect=200).json()["items"] == original["items"]
+    assert item_is_read(browser, MOCK_VIEWS)[0] is False
+    shoot(browser, "07-saved-scenario")
+
+    # A refusal shows the API's message in the banner.
+    duration = browser.find_element(By.ID, "advance-by")
+    duration.clear()
+    duration.send_keys("soon")
+    browser.find_element(By.CSS_SELECTOR, "#advance button").click()
+    wait(browser, lambda: browser.find_element(By.ID, "banner").is_displayed(), "the error banner")
+    assert "'soon' is not a duration" in browser.find_element(By.ID, "banner-text").text
+    # The console has no error but that refusal: no missing file, no script error, no policy violation.
+    errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert [m for m in errors if "/clock/advance" not in m] == [], errors
+
+
+def test_a_phone_width_screen(dashboard):
+    daemon, browser, url = dashboard
+    daemon.call("POST", "/v1/sessions", expect=201, json={"scenario": "offline-demo", "id": "phone"})
+    browser.set_window_size(390, 844)
+    browser.get(url.replace("/?token", "/?session=phone&token"))
+    wait(browser, lambda: json.dumps(MOCK_VIEWS) in state_text(browser), "the state")
+    # Nothing wider than the screen: the page does not scroll sideways.
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+    shoot(browser, "08-phone")
