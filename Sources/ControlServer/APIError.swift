@@ -16,10 +16,11 @@ struct APIError: Error {
 
     init(_ error: HostError) {
         let status: HTTPResponse.Status = switch error.code {
-        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute, .unknownStep: .notFound
+        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute: .notFound
         case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong, .serviceIsLive,
              .notRewindable: .conflict
-        case .invalidScenario, .invalidOverrides: .unprocessableContent
+        // A step past the session's history: the session exists, the request is well formed, the step is not there.
+        case .invalidScenario, .invalidOverrides, .unknownStep: .unprocessableContent
         case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey, .invalidServiceState: .badRequest
         case .storeFailed, .saveFailed: .serviceUnavailable
         // The client side holds too much open; it can free some (429 rather than 503: the daemon is healthy).

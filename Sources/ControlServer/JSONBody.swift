@@ -41,7 +41,11 @@ enum JSONBody {
     /// - Parameter emptyMeans: What an empty body stands for, or nil when a body is required.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, fields: [String], required: [String],
                                      emptyMeans: JSONValue? = .object([:])) async throws -> T {
-        let value = try await value(of: request, emptyMeans: emptyMeans)
+        try decode(type, from: try await value(of: request, emptyMeans: emptyMeans), fields: fields, required: required)
+    }
+
+    /// ``decode(_:from:fields:required:emptyMeans:)`` of a body already read.
+    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, fields: [String], required: [String]) throws -> T {
         guard case .object(let object) = value else {
             throw APIError(.badRequest, "invalidRequest", "the request body must be a JSON object with \(fields.joined(separator: ", ")), got \(value.typeName).")
         }

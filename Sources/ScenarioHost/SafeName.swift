@@ -5,7 +5,9 @@ enum SafeName {
 
     static func validate(_ name: String, what: String = "session id", code: HostError.Code = .invalidSessionID) throws(HostError) {
         let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
-        guard !name.isEmpty, name.count <= maxLength, allowed, name.first != ".", name.first != "-" else {
+        let first = name.unicodeScalars.first
+        let startsWell = first.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) } ?? false
+        guard name.count <= maxLength, allowed, startsWell else {
             throw HostError(code, "\(what) '\(name.prefix(80))' is not allowed; use 1 to \(maxLength) letters, digits, '.', '_' or '-', starting with a letter or digit.")
         }
     }

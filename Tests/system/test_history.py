@@ -48,7 +48,7 @@ def test_rewinding_a_500_step_history_gives_the_state_the_session_had_at_that_st
         assert rewound == states[target], f"step {target}"
         assert raw_state(daemon, "h") == states[target]
         assert len(daemon.call("GET", "/v1/sessions/h/history", expect=200).json()["steps"]) == target + 1
-    body = daemon.call("POST", "/v1/sessions/h/rewind", expect=404, json={"step": 3}).json()
+    body = daemon.call("POST", "/v1/sessions/h/rewind", expect=422, json={"step": 3}).json()
     assert body["code"] == "unknownStep" and "steps 0 to 0" in body["message"], body
 
 
