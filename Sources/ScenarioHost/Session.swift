@@ -42,6 +42,9 @@ public actor Session {
     private var changes = SessionHistory()
     /// The journal sequence numbers recorded since the last step was kept: what the next step caused.
     private var causedRequests: [Int] = []
+    /// Counts the runtimes replaced (by a reset or rewind), so what a replaced runtime still reports, such as a
+    /// delayed answer cancelled as it stops, lands in no later journal or step.
+    private var generation = 0
 
     init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
          services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster, logger: Logger) {
@@ -82,6 +85,7 @@ public actor Session {
 
     /// A new generation from the scenario's start, with an empty journal.
     private func restart() async throws(HostError) {
+        generation += 1
         try await live().stop()
         runtime = nil
         journal.clear()
@@ -105,9 +109,10 @@ public actor Session {
     }
 
     private func startRuntime(resetStore: Bool = false) async throws(HostError) {
+        let generation = generation
         let inputs = SessionRuntime.Inputs(
             makeDriver: makeDriver, services: serviceDefinitions,
-            journal: { [weak self] exchange in await self?.record(exchange) },
+            journal: { [weak self] exchange in await self?.record(exchange, of: generation) },
             durableStores: durableStores, logger: logger)
         let runtime = try await SessionRuntime.start(scenario, inputs, resetStore: resetStore)
         self.runtime = runtime
@@ -474,7 +479,8 @@ public actor Session {
                     requests: journal.entries.count, unmatchedRequests: journal.unmatched.count)
     }
 
-    private func record(_ exchange: NetworkExchange) {
+    private func record(_ exchange: NetworkExchange, of generation: Int) {
+        guard generation == self.generation else { return }
         if causedRequests.last != exchange.sequence { causedRequests.append(exchange.sequence) }
         if exchange.pending == false {
             // A delayed answer delivered: it completes the pending entry logged when the request arrived.

@@ -47,7 +47,7 @@ def test_rewinding_a_500_step_history_gives_the_state_the_session_had_at_that_st
         rewound = daemon.call("POST", "/v1/sessions/h/rewind", expect=200, json={"step": target}).content
         assert rewound == states[target], f"step {target}"
         assert raw_state(daemon, "h") == states[target]
-        assert len(daemon.call("GET", "/v1/sessions/h/history", expect=200).json()["steps"]) == target + 1
+        assert daemon.call("GET", "/v1/sessions/h/history", expect=200).json()["steps"] == history["steps"][:target + 1]
     body = daemon.call("POST", "/v1/sessions/h/rewind", expect=422, json={"step": 3}).json()
     assert body["code"] == "unknownStep" and "steps 0 to 0" in body["message"], body
 
@@ -61,6 +61,10 @@ def test_history_and_rewind_through_scenarioctl(daemon_with):
 
     ctl("clock", "advance", "2s")
     ctl("do", "setIsRead", f"url={URLS[3]}", "value=true")
+    status, before, _ = ctl("history", "--json")
+    # A reload whose answer waits 2 s on the clock: the rewind stops it undelivered, and that late word of the
+    # request replaced must not land in the rebuilt session's journal or steps.
+    ctl("do", "reload")
     status, out, _ = ctl("history")
     assert status == 0
     lines = out.splitlines()
@@ -68,6 +72,11 @@ def test_history_and_rewind_through_scenarioctl(daemon_with):
     assert lines[1].split()[:3] == ["0", "2026-11-01T09:00:00Z", "#1"] and "the session started" in lines[1]
     assert "advance the clock by 2s" in lines[2] and lines[2].split()[2] == "#1"  # the delayed feed arrived then
     assert "action setIsRead" in lines[3]
+    assert "action reload" in lines[4] and lines[4].split()[2] == "#2"
+    status, out, _ = ctl("rewind", "2")
+    assert status == 0
+    assert ctl("history", "--json")[1] == before, "the rebuilt session's steps are the original's, requests and all"
+    assert [e["sequence"] for e in json.loads(ctl("requests", "--json")[1])["entries"]] == [1]
     status, out, _ = ctl("rewind", "1")
     assert status == 0 and not next(i for i in json.loads(out)["items"] if i["url"] == URLS[3])["isRead"]
     status, out, _ = ctl("history", "--json")
