@@ -7,7 +7,7 @@ public struct HistoryBody: Codable, Sendable, Hashable {
     public struct Step: Codable, Sendable, Hashable {
         /// 0 for the start, then 1, 2…; `POST …/rewind` takes it.
         public var step: Int
-        /// `start`, `action`, `advanceClock`, `setClock`, `setKeyValue`, `removeKeyValue`, `replaceServiceState`,
+        /// `start`, `action`, `advanceClock`, `playClock` (a play's moves, one after another), `setClock`, `setKeyValue`, `removeKeyValue`, `replaceServiceState`,
         /// `setRoute`, `removeRoute`, `setNetworkConditions`, `clearJournal` or `reset`.
         public var kind: String
         /// One line for people: `action markRead {"id":"…"}`, `advance the clock by 2s`.
@@ -39,6 +39,13 @@ public struct HistoryBody: Codable, Sendable, Hashable {
         self.notRewindable = notRewindable
         self.steps = steps
     }
+}
+
+/// The data of a `historyChanged` event.
+public struct HistoryChangedBody: Codable, Sendable, Hashable {
+    /// The number of the history's newest step; after a rewind, an earlier one than before.
+    public var newestStep: Int
+    public init(newestStep: Int) { self.newestStep = newestStep }
 }
 
 /// `POST /v1/sessions/{id}/rewind`.

@@ -50,7 +50,13 @@ public struct ClockBody: Codable, Sendable, Hashable {
 public struct AdvanceClockRequest: Codable, Sendable, Hashable {
     /// A duration: `250ms`, `2s`, `15m`, `1h30m`.
     public var by: String
-    public init(by: String) { self.by = by }
+    /// The move continues a play (a clock advancing in small moves, as the dashboard's *Play* does): the history
+    /// keeps it in the previous step when that step is a play's moves too, so a long play is one step.
+    public var play: Bool?
+    public init(by: String, play: Bool? = nil) {
+        self.by = by
+        self.play = play
+    }
 }
 
 /// `PUT /v1/sessions/{id}/clock`.
@@ -160,6 +166,8 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case clockMoved
     /// data: a ``ServiceStateBody``.
     case serviceChanged
+    /// data: a ``HistoryChangedBody``: a step was kept, or a rewind or reset replaced the history.
+    case historyChanged
     /// data: a ``GapBody``: a reconnecting client missed events no longer retained; the current state follows.
     case gap
 }

@@ -38,6 +38,9 @@ extension HistoryBody.Step {
              ["action": .string(name), "arguments": arguments])
         case .advanceClock(let duration):
             ("advanceClock", "advance the clock by \(DurationText.format(duration))", ["by": .string(DurationText.format(duration))])
+        case .play(let moves):
+            ("playClock", "play the clock for \(DurationText.format(moves.reduce(.zero, +))) (\(moves.count) move\(moves.count == 1 ? "" : "s"))",
+             ["by": .string(DurationText.format(moves.reduce(.zero, +))), "moves": .int(moves.count)])
         case .setClock(let instant):
             ("setClock", "set the clock to \(InstantText.format(instant))", ["now": .string(InstantText.format(instant))])
         case .setKeyValue(let key, let value): ("setKeyValue", "set key \(key)", ["key": .string(key), "value": value])

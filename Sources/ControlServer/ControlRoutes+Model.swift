@@ -29,12 +29,12 @@ extension ControlRoutes {
             JSONResponse.make(ClockBody(now: try await session(context).now()))
         }
         router.post("/v1/sessions/:session/clock/advance") { request, context in
-            let body = try await JSONBody.decode(AdvanceClockRequest.self, from: request, fields: ["by"], required: ["by"])
+            let body = try await JSONBody.decode(AdvanceClockRequest.self, from: request, fields: ["by", "play"], required: ["by"])
             guard let duration = DurationText.parse(body.by) else {
                 throw APIError(.badRequest, "invalidDuration", "'\(body.by)' is not a duration; write a number and a unit such as 250ms, 2s, 15m or 1h30m (at most 4 parts of up to 6 digits).")
             }
             let session = try await session(context)
-            return JSONResponse.make(ClockBody(now: try await session.advanceClock(by: duration)))
+            return JSONResponse.make(ClockBody(now: try await session.advanceClock(by: duration, play: body.play ?? false)))
         }
         router.put("/v1/sessions/:session/clock") { request, context in
             let body = try await JSONBody.decode(SetClockRequest.self, from: request, fields: ["now"], required: ["now"])

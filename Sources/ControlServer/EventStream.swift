@@ -45,6 +45,8 @@ enum EventStream {
                     case .clockMoved(let now): try await writer.write(frame(.clockMoved, id: id, ClockBody(now: now)))
                     case .serviceChanged(let service, let state):
                         try await writer.write(frame(.serviceChanged, id: id, ServiceStateBody(service: service, state: state)))
+                    case .historyChanged(let newestStep):
+                        try await writer.write(frame(.historyChanged, id: id, HistoryChangedBody(newestStep: newestStep)))
                     }
                 }
                 try await writer.finish(nil)

@@ -94,9 +94,10 @@ public struct ScenarioClient: Sendable {
     public func clock(session: String = defaultSession) async throws -> Date {
         try await (get(sessionPath(session, "/clock")) as ClockBody).now
     }
-    /// Advances by a duration such as `15m` or `2s` and returns the new time.
-    public func advanceClock(by duration: String, session: String = defaultSession) async throws -> Date {
-        try await (send("POST", sessionPath(session, "/clock/advance"), body: AdvanceClockRequest(by: duration)) as ClockBody).now
+    /// Advances by a duration such as `15m` or `2s` and returns the new time; `play` keeps a run of such moves as one
+    /// step of the history (as the dashboard's *Play* does).
+    public func advanceClock(by duration: String, play: Bool = false, session: String = defaultSession) async throws -> Date {
+        try await (send("POST", sessionPath(session, "/clock/advance"), body: AdvanceClockRequest(by: duration, play: play ? true : nil)) as ClockBody).now
     }
     public func setClock(to instant: Date, session: String = defaultSession) async throws -> Date {
         try await (send("PUT", sessionPath(session, "/clock"), body: SetClockRequest(now: instant)) as ClockBody).now

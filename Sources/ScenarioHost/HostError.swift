@@ -29,6 +29,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownRoute
         case notRewindable
         case unknownStep
+        case notSavable
     }
 
     /// What kind of refusal this is.

@@ -110,7 +110,7 @@ public actor ScenarioHost {
             } while sessions["\(scenarioName)-\(generatedCount)"] != nil
             sessionID = "\(scenarioName)-\(generatedCount)"
         }
-        let session = Session(id: sessionID, scenario: scenario, journalCapacity: journalCapacity, makeDriver: makeDriver,
+        let session = Session(id: sessionID, scenario: scenario, overrides: overrides, journalCapacity: journalCapacity, makeDriver: makeDriver,
                               services: models.services, durableStores: durableStores, settledStates: settledStates,
                               events: EventBroadcaster(limit: limits.subscribersPerSession, allStreams: subscribers), logger: logger)
         // Registered before it starts, so a concurrent create with the same id is refused.
@@ -166,6 +166,9 @@ public actor ScenarioHost {
     public func saveSession(_ id: String, as name: String, description: String?) async throws(HostError) -> URL {
         let session = try session(id)
         let root = try savingDirectory(name, what: "sessions")
+        if let reason = await session.notSavableBecause {
+            throw HostError(.notSavable, "session '\(id)' cannot be saved as a scenario that starts where it stands: \(reason).")
+        }
         let (keyValues, now) = try await session.snapshot()
         let saved = SavedScenario(name: name, source: session.scenario, session: id, now: now, keyValues: keyValues,
                                   description: description)

@@ -10,8 +10,10 @@ public import Services
 public actor Session {
     /// The session's id, unique in its host.
     public nonisolated let id: String
-    /// The scenario it runs, as it was when the session was created.
+    /// The scenario it runs, as it was when the session was created (with its overrides applied).
     public nonisolated let scenario: Scenario
+    /// The scenario sections given for this session only, as the client wrote them (``ScenarioOverrides``).
+    public nonisolated let overrides: JSONValue?
 
     /// Carries `scenario`, `session` and `model` metadata, which become journal fields.
     nonisolated let logger: Logger
@@ -42,11 +44,14 @@ public actor Session {
     private var changes = SessionHistory()
     /// The journal sequence numbers recorded since the last step was kept: what the next step caused.
     private var causedRequests: [Int] = []
+    /// The route changes made since the current generation started (`set route X`, `remove route Y`), which a
+    /// scenario saved from the session would not keep.
+    private var routeChanges: [String] = []
     /// Counts the runtimes replaced (by a reset or rewind), so what a replaced runtime still reports, such as a
     /// delayed answer cancelled as it stops, lands in no later journal or step.
     private var generation = 0
 
-    init(id: String, scenario: Scenario, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
+    init(id: String, scenario: Scenario, overrides: JSONValue? = nil, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
          services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster, logger: Logger) {
         self.events = events
         self.serviceDefinitions = services
@@ -54,6 +59,7 @@ public actor Session {
         self.durableStores = durableStores
         self.id = id
         self.scenario = scenario
+        self.overrides = overrides
         var logger = logger
         logger[metadataKey: "scenario"] = "\(scenario.name)"
         logger[metadataKey: "session"] = "\(id)"
@@ -70,7 +76,7 @@ public actor Session {
         await takeTurn()
         defer { endTurn() }
         try await startRuntime()
-        await remember(.start)
+        await remember(.start, tell: false)
     }
 
     /// Back to the scenario's start: seed (a durable store too), clock, response sequences, empty journal and
@@ -79,6 +85,7 @@ public actor Session {
         await takeTurn()
         defer { endTurn() }
         try await restart()
+        events.publish(.clockMoved(now: try await live().clock.now()))
         await remember(.reset)
         logger.info("session reset to the scenario's start")
     }
@@ -196,9 +203,11 @@ public actor Session {
     }
 
     /// Moves the clock forward, letting the Model do what falls due, and returns the new time.
+    /// - Parameter play: The move continues a play (the dashboard's *Play*): the history keeps a play's moves made
+    ///   one after another as one step.
     @discardableResult
-    public func advanceClock(by duration: Duration) async throws(HostError) -> Date {
-        try await moveClock(.advanceClock(by: duration))
+    public func advanceClock(by duration: Duration, play: Bool = false) async throws(HostError) -> Date {
+        try await moveClock(play ? .play(moves: [duration]) : .advanceClock(by: duration))
     }
 
     /// Sets the clock (forward wakes what falls due; backward wakes nothing) and returns the new time.
@@ -229,10 +238,13 @@ public actor Session {
         guard clock.isMovable else {
             throw HostError(.clockNotMovable, "session '\(id)' runs on the system clock (scenario '\(scenario.name)' says clock: system), which cannot be advanced or set; use a scenario with a frozen or running clock.")
         }
-        let completed: Bool
+        var completed = true
         switch change {
         case .advanceClock(let duration): completed = await clock.advance(by: duration, wakeLimit: Self.wakeLimit)
         case .setClock(let instant): completed = await clock.set(to: instant, wakeLimit: Self.wakeLimit)
+        case .play(let moves):
+            // Each move as the client made it; one stopped short by the wake limit was followed by the next all the same.
+            for move in moves where await !clock.advance(by: move, wakeLimit: Self.wakeLimit) { completed = false }
         default: preconditionFailure("only clock moves move the clock")
         }
         let now = await clock.now()
@@ -557,6 +569,30 @@ public actor Session {
         return nil
     }
 
+    /// Why a scenario saved from the session would not start as the session stands, or nil when it would. A saved
+    /// scenario extends the session's scenario with the key-value state as its seed and the time as its start, so
+    /// it cannot keep other overrides, routes changed while the session ran, or network conditions.
+    public var notSavableBecause: String? {
+        get async {
+            if case .object(let sections)? = overrides {
+                var lost = sections.keys.filter { $0 != "clock" && $0 != "keyValue" }
+                if case .object(let keyValue)? = sections["keyValue"] {
+                    lost += keyValue.keys.filter { $0 != "seed" && $0 != "inheritSeed" }.map { "keyValue.\($0)" }
+                }
+                if !lost.isEmpty {
+                    return "it was created with overrides (\(lost.sorted().joined(separator: ", "))) that a scenario extending '\(scenario.name)' with the session's key-value state and time would not keep; write that scenario by hand, or save a session created without them"
+                }
+            }
+            if !routeChanges.isEmpty {
+                return "its routes were changed while it ran (\(routeChanges.joined(separator: ", "))), which the saved scenario would not keep; reset the session first, or write the routes into a scenario by hand"
+            }
+            if let conditions = try? await live().network.currentConditions(), conditions != .normal {
+                return "its network conditions are '\(conditions)', which the saved scenario would not keep; switch them back first (PUT /v1/sessions/\(id)/network/conditions with {}, or scenarioctl network normal)"
+            }
+            return nil
+        }
+    }
+
     /// Returns the session to the moment after step `number` of its history (0: its start) by rebuilding it from
     /// its scenario and replaying steps 1…`number`; later steps are forgotten. Returns the Model's state.
     /// - Throws: ``HostError`` `.notRewindable` (with why) or `.unknownStep`.
@@ -573,18 +609,19 @@ public actor Session {
         changes.removeAll()
         causedRequests = []
         try await restart()
-        await remember(.start)
+        await remember(.start, tell: false)
         for change in replay {
             do {
                 try await apply(change)
             } catch where error.code == .clockMoveTooLong {
                 // The original move stopped there too.
             }
-            await remember(change)
+            await remember(change, tell: false)
         }
         logger.notice("session rewound to step \(number)")
         let state = try await publishStateIfChanged()
         events.publish(.clockMoved(now: try await live().clock.now()))
+        events.publish(.historyChanged(newestStep: number))
         return state
     }
 
@@ -593,7 +630,7 @@ public actor Session {
         switch change {
         case .start: break
         case .action(let name, let arguments): _ = try await performNow(name, arguments)
-        case .advanceClock, .setClock: _ = try await moveClockNow(change)
+        case .advanceClock, .setClock, .play: _ = try await moveClockNow(change)
         case .setKeyValue(let key, let value): try await setKeyValueNow(key, value)
         case .removeKeyValue(let key): try await removeKeyValueNow(key)
         case .replaceServiceState(let service, let state): _ = try await replaceServiceStateNow(service, state)
@@ -605,10 +642,23 @@ public actor Session {
         }
     }
 
-    /// Keeps `change` as the next step, with the time now and the requests recorded since the last step.
-    private func remember(_ change: SessionHistory.Change) async {
+    /// Keeps `change` as the next step (a play's move in the play's step, when that is the newest), with the time
+    /// now and the requests recorded since the last step, and tells watchers when `tell` (a rewind tells them once,
+    /// at the end).
+    private func remember(_ change: SessionHistory.Change, tell: Bool = true) async {
         let now = (try? await live().clock.now()) ?? Date()
-        changes.append(change, time: now, requests: causedRequests)
+        if case .play(let moves) = change, changes.extendPlay(with: moves, time: now, requests: causedRequests) {
+            // Kept in the play's step.
+        } else {
+            changes.append(change, time: now, requests: causedRequests)
+        }
         causedRequests = []
+        switch change {
+        case .start, .reset: routeChanges = []
+        case .setRoute(let name, _, _): routeChanges.append("set route \(name)")
+        case .removeRoute(let name): routeChanges.append("remove route \(name)")
+        default: break
+        }
+        if tell, let newest = changes.steps.last?.number { events.publish(.historyChanged(newestStep: newest)) }
     }
 }

@@ -11,4 +11,8 @@ public enum SessionEvent: Sendable, Hashable, Codable {
     case serviceChanged(service: String, state: JSONValue)
     /// The session's clock was advanced or set and now reads `now`; sent after the state changes the move caused.
     case clockMoved(now: Date)
+    /// The session's history changed: a step was kept, or a rewind or reset replaced it, and its newest step is now
+    /// `newestStep`. Sent after the state and clock events of the same change, so a watcher that reloads the
+    /// history, the key-value state and the journal then sees everything the change did.
+    case historyChanged(newestStep: Int)
 }

@@ -12,6 +12,9 @@ public struct SessionHistory: Sendable {
         case start
         case action(name: String, arguments: JSONValue)
         case advanceClock(by: Duration)
+        /// A play of the clock: moves a client made one after another, marked as a play's, with nothing between;
+        /// a replay makes each move again, as the client did.
+        case play(moves: [Duration])
         case setClock(to: Date)
         case setKeyValue(key: String, value: JSONValue)
         case removeKeyValue(key: String)
@@ -50,6 +53,16 @@ public struct SessionHistory: Sendable {
             return
         }
         steps.append(Step(number: steps.count, change: change, time: time, requests: requests))
+    }
+
+    /// Adds `moves` of a play to the newest step when it is a play too, so a long play stays one step.
+    /// - Returns: false when the newest step is something else (then the caller appends a step).
+    mutating func extendPlay(with moves: [Duration], time: Date, requests: [Int]) -> Bool {
+        guard let last = steps.indices.last, case .play(let earlier) = steps[last].change else { return false }
+        steps[last].change = .play(moves: earlier + moves)
+        steps[last].time = time
+        steps[last].requests += requests
+        return true
     }
 
     mutating func removeAll() {

@@ -125,25 +125,27 @@ import Testing
             case .requestJournaled(let exchange): kinds.append("request:\(exchange.sequence)")
             case .clockMoved(let now): kinds.append("clock:\(Int(now.timeIntervalSince(session.scenario.clock.start)))")
             case .serviceChanged(let service, _): kinds.append("service:\(service)")
+            case .historyChanged(let newestStep): kinds.append("history:\(newestStep)")
             }
         }
-        #expect(kinds == ["request:2", "state:5", "clock:900"])
-        #expect(ids == [1, 2, 3].map { subscription.lastID + $0 })
+        #expect(kinds == ["request:2", "state:5", "clock:900", "history:1"])
+        #expect(ids == [1, 2, 3, 4].map { subscription.lastID + $0 })
     }
 
     @Test func aResumedSubscriptionStartsWithTheRetainedEventsAfterItsID() async throws {
         let session = try await host.createSession(of: "offline-demo")
         let first = try await session.eventStream()
+        // Each move: clockMoved, then historyChanged.
         for _ in 1...3 { try await session.advanceClock(by: .seconds(1)) }
         let resumed = try await session.eventStream(after: first.lastID + 1)
         #expect(resumed.start == .resumed)
-        #expect(resumed.lastID == first.lastID + 3)
+        #expect(resumed.lastID == first.lastID + 6)
         let stale = try await session.eventStream(after: first.lastID + 99)
         #expect(stale.start == .gap(oldestRetained: first.lastID + 1))
         try await host.deleteSession(session.id)
         var replayed: [Int] = []
         for await numbered in resumed.events { replayed.append(numbered.id) }
-        #expect(replayed == [first.lastID + 2, first.lastID + 3])
+        #expect(replayed == (2...6).map { first.lastID + $0 })
     }
 
     @Test func listingsShowEverySession() async throws {

@@ -118,6 +118,7 @@ def test_a_demo_in_the_dashboard(dashboard):
     wait(browser, lambda: item_is_read(browser, MOCK_VIEWS) == (True, True), "the item read and highlighted")
     journal = browser.find_element(By.ID, "journal").text
     assert "GET https://www.cocoawithlove.com/feed.json" in journal and "feed" in journal and "200" in journal
+    assert "after 2s" in journal, journal  # slow-network's feed waits 2 s of clock time: the delay is shown
     history = browser.find_element(By.ID, "history").text
     assert "advance the clock by 2s" in history and "action setIsRead" in history
     shoot(browser, "04-marked-read")
@@ -134,8 +135,15 @@ def test_a_demo_in_the_dashboard(dashboard):
     assert "action setIsRead" not in browser.find_element(By.ID, "history").text
     shoot(browser, "06-rewound")
 
-    # Saved as a scenario, then a session of it: the same read marks and clock. FeedReader fetches its feed when
-    # it starts, and slow-network's feed takes 2 s of clock time, so the new session loads until its clock moves.
+    # A key added in the dashboard, which the saved scenario must seed.
+    browser.find_element(By.ID, "kv-new-key").send_keys("demo-note")
+    browser.find_element(By.ID, "kv-new-value").send_keys('{"kept": true}')
+    browser.find_element(By.CSS_SELECTOR, "#kv-new-key ~ button").click()
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, 'textarea[data-key="demo-note"]'), "the new key")
+
+    # Saved as a scenario, then a session of it: the same read marks, key-value state and clock. FeedReader fetches
+    # its feed when it starts, and slow-network's feed takes 2 s of clock time, so the new session loads until its
+    # clock moves.
     original = daemon.call("GET", f"/v1/sessions/{session}/state", expect=200).json()
     browser.find_element(By.ID, "save-name").send_keys("demo-from-browser")
     browser.find_element(By.CSS_SELECTOR, "#save button").click()
@@ -146,6 +154,7 @@ def test_a_demo_in_the_dashboard(dashboard):
     wait(browser, lambda: json.dumps(MOCK_VIEWS) in state_text(browser), "the saved session's items")
     assert daemon.call("GET", f"/v1/sessions/{saved}/state", expect=200).json()["items"] == original["items"]
     assert item_is_read(browser, MOCK_VIEWS)[0] is False
+    assert daemon.call("GET", f"/v1/sessions/{saved}/kv/demo-note", expect=200).json() == {"kept": True}
     shoot(browser, "07-saved-scenario")
 
     # A refusal shows the API's message in the banner.
@@ -169,3 +178,73 @@ def test_a_phone_width_screen(dashboard):
     # Nothing wider than the screen: the page does not scroll sideways.
     assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
     shoot(browser, "08-phone")
+
+
+def kv_keys(browser):
+    return browser.execute_script("return [...document.querySelectorAll('#kv textarea[data-key]')].map((e) => e.dataset.key)")
+
+
+def journal_rows(browser):
+    return browser.execute_script("return document.querySelectorAll('#journal tbody tr').length")
+
+
+def test_the_clock_the_store_and_a_second_tab_in_step(dashboard):
+    """What a demo does besides actions: edit the store, set and play the clock, reset from elsewhere; a second tab
+    follows every change, and the keyboard alone can drive the clock."""
+    daemon, browser, url = dashboard
+    daemon.call("POST", "/v1/sessions", expect=201, json={"scenario": "offline-demo", "id": "demo"})
+    browser.get(url.replace("/?token", "/?session=demo&token"))
+    wait(browser, lambda: json.dumps(MOCK_VIEWS) in state_text(browser), "the state")
+    first, origin = browser.current_window_handle, browser.execute_script("return location.origin")
+    browser.switch_to.new_window("tab")
+    browser.get(f"{origin}/dashboard/#/session/demo")
+    wait(browser, lambda: "readItems" in kv_keys(browser), "the second tab's key-value state")
+    second = browser.current_window_handle
+    browser.switch_to.window(first)
+
+    # A value that is false: it is stored and shown (the panel refreshes on any answer but a refusal).
+    browser.find_element(By.ID, "kv-new-key").send_keys("muted")
+    browser.find_element(By.ID, "kv-new-value").send_keys("false")
+    browser.find_element(By.CSS_SELECTOR, "#kv-new-key ~ button").click()
+    wait(browser, lambda: "muted" in kv_keys(browser), "the new key in this tab")
+    assert daemon.call("GET", "/v1/sessions/demo/kv/muted", expect=200).json() is False
+
+    # The keyboard alone: type a duration and press Enter; then set an instant the same way.
+    duration = browser.find_element(By.ID, "advance-by")
+    duration.clear()
+    duration.send_keys("1m\n")
+    wait(browser, lambda: browser.find_element(By.ID, "now").text == "2026-11-01T09:01:00Z", "the clock after Enter")
+    browser.find_element(By.ID, "set-to").send_keys("2026-11-01T10:00:00Z\n")
+    wait(browser, lambda: browser.find_element(By.ID, "now").text == "2026-11-01T10:00:00Z", "the clock after Set")
+
+    browser.switch_to.window(second)
+    wait(browser, lambda: "muted" in kv_keys(browser), "the second tab to show the key another tab added")
+    wait(browser, lambda: browser.find_element(By.ID, "now").text == "2026-11-01T10:00:00Z", "the second tab's clock")
+    wait(browser, lambda: "set key muted" in browser.find_element(By.ID, "history").text, "the second tab's history")
+    shoot(browser, "09-second-tab-store-and-clock")
+    browser.switch_to.window(first)
+
+    # Play at 600×: ten minutes of clock a second, so FeedReader's 15-minute refresh happens while we watch.
+    rows = journal_rows(browser)
+    Select = __import__("selenium.webdriver.support.select", fromlist=["Select"]).Select
+    Select(browser.find_element(By.ID, "play-rate")).select_by_value("600")
+    browser.find_element(By.ID, "play").click()
+    wait(browser, lambda: journal_rows(browser) > rows and browser.find_element(By.ID, "now").text >= "2026-11-01T10:20:00Z",
+         "a refresh while the clock plays", seconds=30)
+    browser.find_element(By.ID, "play").click()
+    assert browser.find_element(By.ID, "play").text == "Play"
+    shoot(browser, "10-played")
+    steps = daemon.call("GET", "/v1/sessions/demo/history", expect=200).json()["steps"]
+    assert [step["kind"] for step in steps] == ["start", "setKeyValue", "advanceClock", "setClock", "playClock"], steps
+    wait(browser, lambda: "play the clock for" in browser.find_element(By.ID, "history").text, "the play in the history")
+
+    # A reset from elsewhere (a test, scenarioctl): both tabs go back to the start, journal and store included.
+    daemon.call("POST", "/v1/sessions/demo/reset", expect=200)
+    for handle in (first, second):
+        browser.switch_to.window(handle)
+        wait(browser, lambda: browser.find_element(By.ID, "now").text == "2026-11-01T09:00:00Z", "the clock after the reset")
+        wait(browser, lambda: "muted" not in kv_keys(browser), "the store after the reset")
+        wait(browser, lambda: journal_rows(browser) == len(daemon.call("GET", "/v1/sessions/demo/journal", expect=200).json()["entries"]),
+             "the journal after the reset")
+    errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == [], errors

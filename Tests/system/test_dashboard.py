@@ -116,3 +116,35 @@ def test_every_request_the_dashboard_makes_is_a_documented_operation():
     for method, expression in calls:
         assert known(method, template(expression)), f"{method} {expression} is not an operation of openapi/scenariod.yaml"
     assert "new EventSource(`${base}/events`)" in script and known("GET", "/v1/sessions/x/events")
+
+
+def test_refused_reads_never_reach_the_daemon_and_allowed_ones_do(daemon_with):
+    """At debug the daemon logs every read it gets ("request GET /path"): a path the bridge refused has no line, the
+    same path allowed afterwards has one."""
+    daemon = daemon_with({}, ["--log-level", "debug"])
+    process, base, token = bridge(daemon)
+    port = base.rsplit(":", 1)[1]
+    cookie = {"Cookie": f"scenariod_dashboard={token}"}
+    # Each refusal on a path of its own, each path one the daemon answers with 200.
+    refusals = {"/v1/scenarios/first-launch": {},  # no token
+                "/v1/scenarios/feed-updates": {"Cookie": "scenariod_dashboard=" + "0" * 64},  # another token
+                "/v1/scenarios/offline-demo": {**cookie, "Host": "evil.example"},
+                "/v1/scenarios/slow-network": {**cookie, "Host": f"attacker.example:{port}"},
+                "/v1/scenarios/server-error": {**cookie, "Origin": "http://evil.example"},
+                "/v1/scenarios/empty-feed": {**cookie, "Origin": "null"}}
+    try:
+        with httpx.Client(base_url=base, timeout=10) as browser:
+            for path, headers in refusals.items():
+                refused = browser.get(path, headers=headers)
+                assert refused.status_code == 403, (path, headers, refused.text)
+            for path in refusals:
+                allowed = browser.get(path, headers={**cookie, "Origin": base})
+                assert allowed.status_code == 200 and allowed.json()["name"] == path.rsplit("/", 1)[1], allowed.text
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    # Every allowed read is in the log by now, and it came after the refused one of its path: one line each.
+    log = daemon.log().splitlines()
+    for path in refusals:
+        lines = [line for line in log if re.search(rf"request GET {re.escape(path)}$", line)]
+        assert len(lines) == 1, (path, lines)

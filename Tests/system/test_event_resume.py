@@ -38,23 +38,24 @@ def test_a_reconnecting_client_gets_exactly_what_it_missed(daemon_with):
     assert name == "stateChanged"
     for _ in range(3):
         advance(daemon)
-    # Missed while away: three clock moves, each with its own id, in order; no snapshot of the state first.
-    missed = read_events(daemon, 3, headers={"Last-Event-ID": str(first_id)})
-    assert [name for _, name, _ in missed] == ["clockMoved"] * 3, missed
-    assert [event_id for event_id, _, _ in missed] == [first_id + 1, first_id + 2, first_id + 3]
-    assert missed[-1][2] == {"now": "2026-11-01T09:00:03Z"}
+    # Missed while away: three clock moves, each followed by its history step, each event with its own id, in order;
+    # no snapshot of the state first.
+    missed = read_events(daemon, 6, headers={"Last-Event-ID": str(first_id)})
+    assert [name for _, name, _ in missed] == ["clockMoved", "historyChanged"] * 3, missed
+    assert [event_id for event_id, _, _ in missed] == [first_id + n for n in range(1, 7)]
+    assert [data for _, _, data in missed[-2:]] == [{"now": "2026-11-01T09:00:03Z"}, {"newestStep": 3}]
     # The query item does the same, for clients that cannot set a header.
-    assert read_events(daemon, 2, query=f"?lastEventId={first_id + 1}") == missed[1:]
+    assert read_events(daemon, 5, query=f"?lastEventId={first_id + 1}") == missed[1:]
     # Resuming at the newest id starts with what happens next.
     advance(daemon)
-    [(event_id, name, data)] = read_events(daemon, 1, headers={"Last-Event-ID": str(first_id + 3)})
-    assert (event_id, name, data) == (first_id + 4, "clockMoved", {"now": "2026-11-01T09:00:04Z"})
+    [(event_id, name, data)] = read_events(daemon, 1, headers={"Last-Event-ID": str(first_id + 6)})
+    assert (event_id, name, data) == (first_id + 7, "clockMoved", {"now": "2026-11-01T09:00:04Z"})
 
 
 def test_events_no_longer_retained_give_a_gap_and_the_current_state(daemon_with):
     daemon = daemon_with({}, ["--scenario", "offline-demo"])
     [(first_id, _, _)] = read_events(daemon, 1)
-    for _ in range(300):  # more than the 256 events a session keeps
+    for _ in range(150):  # 300 events (clockMoved, historyChanged), more than the 256 a session keeps
         advance(daemon)
     (gap_id, gap, data), (state_id, state, _) = read_events(daemon, 2, headers={"Last-Event-ID": str(first_id)})
     assert gap == "gap" and state == "stateChanged", (gap, state)
@@ -83,3 +84,31 @@ def test_scenarioctl_watch_numbers_events_and_resumes(daemon_with):
     finally:
         watch.terminate()
         watch.wait(timeout=10)
+
+
+def test_clock_moved_events_keep_the_fraction_of_a_second(daemon_with):
+    """As the clock's own answers do (2026-11-01T09:00:00.750Z), on a live stream and on a resumed one."""
+    daemon = daemon_with({}, ["--scenario", "offline-demo"])
+    live, block = [], {}
+    with httpx.Client(transport=httpx.HTTPTransport(uds=daemon.socket), base_url="http://scenariod", timeout=10) as http:
+        with http.stream("GET", "/v1/sessions/default/events") as response:
+            assert response.status_code == 200
+            lines = (line.rstrip("\n") for line in response.iter_lines())
+            answers = []
+            for line in lines:
+                if line == "":
+                    live.append((int(block["id"]), block["event"], json.loads(block["data"])))
+                    block = {}
+                    if len(live) == 1:  # the current state came: now the clock moves twice
+                        answers = [daemon.call("POST", "/v1/sessions/default/clock/advance", expect=200,
+                                               json={"by": "750ms"}).json() for _ in range(2)]
+                    elif len(live) == 5:  # each move: clockMoved, then historyChanged
+                        break
+                else:
+                    field, _, value = line.partition(": ")
+                    block[field] = value
+    assert answers == [{"now": "2026-11-01T09:00:00.750Z"}, {"now": "2026-11-01T09:00:01.500Z"}]
+    assert [(name, data) for _, name, data in live[1:] if name == "clockMoved"] == [("clockMoved", answer) for answer in answers], live
+    first_id = live[0][0]
+    resumed = read_events(daemon, 4, headers={"Last-Event-ID": str(first_id)})
+    assert resumed == live[1:], resumed

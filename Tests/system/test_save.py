@@ -61,3 +61,36 @@ def test_session_save_through_scenarioctl(daemon_with):
     assert next(item for item in json.loads(out)["items"] if item["url"] == MOCK_VIEWS)["isRead"] is True
     status, _, err = ctl("session", "save", "demo-read")
     assert status == 1 and "a scenario 'demo-read' exists already; pick another name." in err, err
+
+
+def test_a_session_a_saved_scenario_could_not_repeat_is_refused_saying_why(daemon_with):
+    """A saved scenario extends the session's with its key-value state and time only: a session with other overrides,
+    with routes changed while it ran, or with its network switched, is refused (409 notSavable), not saved wrong."""
+    daemon = daemon_with({})
+    route = {"name": "down", "request": {"method": "GET", "url": "https://www.cocoawithlove.com/feed.json"},
+             "response": {"status": 503}}
+    daemon.call("POST", "/v1/sessions", expect=201,
+                json={"scenario": "offline-demo", "id": "o", "overrides": {"network": {"routes": [route]}}})
+    body = daemon.call("POST", "/v1/sessions/o/save", expect=409, json={"name": "from-o"}).json()
+    assert body["code"] == "notSavable" and "overrides (network)" in body["message"], body
+
+    # Overrides of the seed and the clock are what a save keeps anyway.
+    daemon.call("POST", "/v1/sessions", expect=201, json={
+        "scenario": "offline-demo", "id": "k",
+        "overrides": {"keyValue": {"seed": {"note": "hi"}}, "clock": {"start": "2026-12-24T18:00:00Z"}}})
+    daemon.call("PUT", "/v1/sessions/k/routes/down", expect=204, json=route)
+    body = daemon.call("POST", "/v1/sessions/k/save", expect=409, json={"name": "from-k"}).json()
+    assert body["code"] == "notSavable" and "set route down" in body["message"] and "reset" in body["message"], body
+    daemon.call("POST", "/v1/sessions/k/reset", expect=200)
+    daemon.call("PUT", "/v1/sessions/k/network/conditions", expect=200, json={"offline": True})
+    body = daemon.call("POST", "/v1/sessions/k/save", expect=409, json={"name": "from-k"}).json()
+    assert body["code"] == "notSavable" and "'offline'" in body["message"], body
+    daemon.call("PUT", "/v1/sessions/k/network/conditions", expect=200, json={})
+    daemon.call("POST", "/v1/sessions/k/save", expect=201, json={"name": "from-k"})
+    daemon.session("from-k", "k2")
+    assert daemon.call("GET", "/v1/sessions/k2/kv/note", expect=200).json() == "hi"
+    assert daemon.call("GET", "/v1/sessions/k2/clock", expect=200).json()["now"] == "2026-12-24T18:00:00Z"
+    assert not (daemon.state_directory / "scenarios" / "from-o").exists()
+    done = subprocess.run([SCENARIOCTL, "session", "save", "from-o", "--session", "o", "--socket", daemon.socket],
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and "cannot be saved" in done.stderr, (done.returncode, done.stderr)

@@ -30,10 +30,13 @@ function showError(error) {
   banner.hidden = false;
 }
 
-/** Runs `work`, showing what went wrong in the banner instead of failing silently. */
-async function attempt(work) {
+/**
+ * Runs `work`, showing what went wrong in the banner instead of failing silently; undefined when it failed. What a
+ * person asked for clears the last error first; a refresh the page makes by itself (`load`) leaves it up to be read.
+ */
+async function attempt(work, clearsBanner = true) {
   try {
-    banner.hidden = true;
+    if (clearsBanner) banner.hidden = true;
     return await work();
   } catch (error) {
     showError(error);
@@ -57,6 +60,7 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+const load = (work) => attempt(work, false);
 const encode = (text) => encodeURIComponent(text);
 const json = (value) => JSON.stringify(value);
 
@@ -162,7 +166,8 @@ async function sessionPage(id) {
     playing = { busy: false, timer: setInterval(async () => {
       if (!playing || playing.busy) return;
       playing.busy = true;
-      try { await api("POST", `${base}/clock/advance`, { by: `${Number(rate.value) * 250}ms` }); } catch (error) { showError(error); togglePlay(); }
+      // Marked as a play's move, so the history keeps the whole play as one step.
+      try { await api("POST", `${base}/clock/advance`, { by: `${Number(rate.value) * 250}ms`, play: true }); } catch (error) { showError(error); togglePlay(); }
       if (playing) playing.busy = false;
     }, 250) };
     play.textContent = "Pause";
@@ -267,6 +272,7 @@ async function sessionPage(id) {
     const answer = entry.pending ? el("span", { class: "status-pending" }, `pending (until ${entry.deliversAt})`)
       : entry.status !== undefined ? el("span", { class: entry.status < 400 ? "status-ok" : "status-bad" }, String(entry.status))
       : el("span", { class: "status-bad" }, entry.fault || entry.outcome || "");
+    const delay = entry.deliversAt ? ` · after ${delayText(Date.parse(entry.deliversAt) - Date.parse(entry.time))}` : "";
     const misses = entry.nearMisses && entry.nearMisses.length
       ? el("ul", { class: "misses" }, entry.nearMisses.map((miss) => el("li", {}, `route ${miss.route} differs in ${miss.field}: expected ${miss.expected}, got ${miss.actual}`)))
       : null;
@@ -275,13 +281,23 @@ async function sessionPage(id) {
       el("td", { class: "mono" }, entry.time),
       el("td", { class: "wrap" }, el("span", { class: "mono" }, `${entry.method} ${entry.url}`), misses),
       el("td", {}, entry.route || (entry.live ? "live" : entry.service || "no route"), entry.override ? " (override)" : ""),
-      el("td", {}, answer, entry.condition ? ` · ${entry.condition}` : ""));
+      el("td", { class: "answer" }, answer, entry.pending ? "" : delay, entry.condition ? ` · ${entry.condition}` : ""));
     const existing = journalBody.querySelector(`tr[data-sequence="${entry.sequence}"]`);
     if (existing) existing.replaceWith(row); else journalBody.append(row);
   }
 
+  /** A delay in milliseconds as scenariod writes durations: 2s, 750ms, 1m30s. */
+  function delayText(milliseconds) {
+    const parts = [[3600000, "h"], [60000, "m"], [1000, "s"], [1, "ms"]];
+    let rest = Math.round(milliseconds), text = "";
+    for (const [size, unit] of parts) {
+      if (rest >= size) { text += `${Math.floor(rest / size)}${unit}`; rest %= size; }
+    }
+    return text || "0s";
+  }
+
   async function refreshJournal() {
-    const body = await attempt(() => api("GET", `${base}/journal`));
+    const body = await load(() => api("GET", `${base}/journal`));
     if (!body) return;
     journal = new Map();
     journalBody.replaceChildren();
@@ -289,8 +305,8 @@ async function sessionPage(id) {
   }
 
   async function refreshHistory() {
-    const history = await attempt(() => api("GET", `${base}/history`));
-    if (!history) return;
+    const history = await load(() => api("GET", `${base}/history`));
+    if (!history) return undefined;
     const last = history.steps.length - 1;
     historyList.replaceChildren(
       ...history.steps.map((step) => el("li", { "data-step": step.step, class: step.step === last ? "current" : "" },
@@ -301,23 +317,36 @@ async function sessionPage(id) {
             if (rewound) await refreshAll();
           } }, "Go back to here"))),
       history.notRewindable ? el("li", { class: "muted" }, `Cannot go back: ${history.notRewindable}.`) : null);
+    return history;
   }
 
   async function refreshKeyValues() {
-    const listing = await attempt(() => api("GET", `${base}/kv`));
+    const listing = await load(() => api("GET", `${base}/kv`));
     if (!listing) return;
-    const rows = await Promise.all(listing.keys.map(async (key) => [key, await attempt(() => api("GET", `${base}/kv/${encode(key)}`))]));
-    const newKey = el("input", { type: "text", "aria-label": "New key", placeholder: "new key" });
-    const newValue = el("textarea", { "aria-label": "New key's value (JSON)", placeholder: "JSON value" });
+    const rows = await Promise.all(listing.keys.map(async (key) => [key, await load(() => api("GET", `${base}/kv/${encode(key)}`))]));
+    // What someone is typing survives a refresh another change caused: an editor whose text is not what was loaded
+    // into it keeps that text, and so do the new key's fields.
+    const drafts = new Map([...keyValues.querySelectorAll("textarea[data-key]")]
+      .filter((editor) => editor.value !== editor.dataset.loaded).map((editor) => [editor.dataset.key, editor.value]));
+    const newKey = el("input", { type: "text", "aria-label": "New key", placeholder: "new key", id: "kv-new-key" });
+    const newValue = el("textarea", { "aria-label": "New key's value (JSON)", placeholder: "JSON value", id: "kv-new-value" });
+    newKey.value = keyValues.querySelector("#kv-new-key")?.value || "";
+    newValue.value = keyValues.querySelector("#kv-new-value")?.value || "";
+    const focused = document.activeElement && keyValues.contains(document.activeElement) ? (document.activeElement.dataset.key || document.activeElement.id) : null;
     keyValues.replaceChildren(
       ...rows.map(([key, value]) => {
         const editor = el("textarea", { "aria-label": `Value of ${key} (JSON)`, "data-key": key });
-        editor.value = JSON.stringify(value, null, 1);
+        editor.dataset.loaded = JSON.stringify(value, null, 1);
+        editor.value = drafts.has(key) ? drafts.get(key) : editor.dataset.loaded;
         return el("form", { class: "action", "data-kv": key, onsubmit: async (event) => {
           event.preventDefault();
           let parsed;
           try { parsed = JSON.parse(editor.value); } catch { showError(new Error(`the value of ${key} is not JSON`)); return; }
-          if (await attempt(() => api("PUT", `${base}/kv/${encode(key)}`, parsed))) await refreshKeyValues();
+          // The answer is the value stored, which may be false, 0 or null: only undefined means refused.
+          if (await attempt(() => api("PUT", `${base}/kv/${encode(key)}`, parsed)) !== undefined) {
+            editor.dataset.loaded = editor.value;
+            await refreshKeyValues();
+          }
         } },
         el("div", { class: "row" }, el("strong", { class: "mono" }, key),
           el("button", { type: "submit" }, "Save"),
@@ -328,12 +357,16 @@ async function sessionPage(id) {
         event.preventDefault();
         let parsed;
         try { parsed = JSON.parse(newValue.value); } catch { showError(new Error("the new value is not JSON")); return; }
-        if (await attempt(() => api("PUT", `${base}/kv/${encode(newKey.value.trim())}`, parsed))) await refreshKeyValues();
+        if (await attempt(() => api("PUT", `${base}/kv/${encode(newKey.value.trim())}`, parsed)) !== undefined) {
+          newKey.value = newValue.value = "";
+          await refreshKeyValues();
+        }
       } }, el("div", { class: "row" }, newKey, el("button", { type: "submit" }, "Add")), newValue));
+    if (focused) (keyValues.querySelector(`textarea[data-key="${CSS.escape(focused)}"]`) || keyValues.querySelector(`#${focused}`))?.focus();
   }
 
   async function refreshAll() {
-    const [current, clock] = await Promise.all([attempt(() => api("GET", `${base}/state`)), attempt(() => api("GET", `${base}/clock`))]);
+    const [current, clock] = await Promise.all([load(() => api("GET", `${base}/state`)), load(() => api("GET", `${base}/clock`))]);
     if (current !== undefined) showState(current);
     if (clock) now.textContent = clock.now;
     await Promise.all([refreshJournal(), refreshHistory(), refreshKeyValues()]);
@@ -342,10 +375,21 @@ async function sessionPage(id) {
   // MARK: Live
 
   await refreshAll();
+  // Every change anyone makes to the session (this tab, another, a test, scenarioctl) ends with historyChanged: then
+  // the history, the key-value state and, after a rewind, reset or clear, the whole journal are read again.
+  let newestStep = Infinity; // so the first event reads the journal again, in case it changed while the page loaded
   const events = new EventSource(`${base}/events`);
-  events.addEventListener("stateChanged", (event) => { showState(JSON.parse(event.data)); refreshHistory(); refreshKeyValues(); });
+  events.addEventListener("stateChanged", (event) => showState(JSON.parse(event.data)));
   events.addEventListener("requestJournaled", (event) => showEntry(JSON.parse(event.data)));
-  events.addEventListener("clockMoved", (event) => { now.textContent = JSON.parse(event.data).now; refreshHistory(); });
+  events.addEventListener("clockMoved", (event) => { now.textContent = JSON.parse(event.data).now; });
+  events.addEventListener("historyChanged", async (event) => {
+    const newest = JSON.parse(event.data).newestStep;
+    const history = await refreshHistory();
+    const kind = history && history.steps.length ? history.steps[history.steps.length - 1].kind : "";
+    if (newest < newestStep || kind === "reset" || kind === "clearJournal") await refreshJournal();
+    newestStep = newest;
+    await refreshKeyValues();
+  });
   events.addEventListener("gap", () => refreshAll());
   events.addEventListener("error", () => {
     if (events.readyState === EventSource.CLOSED) showError(new Error(`the event stream of session ${id} ended; the session may have been deleted`));
