@@ -5,15 +5,13 @@ import ScenarioClient
 import Services
 
 struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the daemon's health and its sessions.")
+    static let configuration = CommandConfiguration(abstract: "Show the daemon's health: its version, scenarios and sessions (--json: GET /v1/health's body).")
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
         try await options.run { client in
             let health = try await client.health()
-            let sessions = try await client.sessions()
-            struct Combined: Encodable { var health: HealthBody; var sessions: [SessionBody] }
-            options.output(Combined(health: health, sessions: sessions)) {
+            options.output(health) {
                 """
                 \(health.daemon ?? "scenariod") \(health.version) at \(client.socketPath): \(health.status)
                   scenarios: \(Output.scenarioCounts(valid: health.scenarios, servingLastGood: health.scenariosServingLastGood,
@@ -27,7 +25,7 @@ struct Status: AsyncParsableCommand {
 
 struct Wait: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Wait until the daemon answers on its socket (a container's or a CI job's first step), then print its status line.")
+        abstract: "Wait until the daemon answers on its socket (a container's or a CI job's first step), then print its status line (--json: GET /v1/health's body).")
     @OptionGroup var options: ClientOptions
     @Option(help: ArgumentHelp("How long to wait at most (e.g. 30s).", valueName: "duration"),
             transform: { text in
@@ -44,7 +42,7 @@ struct Wait: AsyncParsableCommand {
             while true {
                 do {
                     let health = try await client.health()
-                    print("\(health.daemon ?? "scenariod") \(health.version) at \(client.socketPath): \(health.status)")
+                    options.output(health) { "\(health.daemon ?? "scenariod") \(health.version) at \(client.socketPath): \(health.status)" }
                     return
                 } catch let error as ScenarioClientError {
                     // Not there yet, or not answering yet: try again until the deadline, then say why.

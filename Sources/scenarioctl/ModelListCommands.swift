@@ -23,7 +23,7 @@ struct Models: AsyncParsableCommand {
 struct Actions: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List a Model's actions and their arguments, as `do` takes them.",
-        discussion: "Without MODEL: the Model of the session (--session, default the daemon's default session).")
+        discussion: "Without MODEL: the Model of the session (--session, default the daemon's default session). --json prints the Model's entry of GET /v1/models.")
     @Argument(help: "A Model's name.") var model: String?
     @OptionGroup var options: ClientOptions
     @OptionGroup var target: SessionOptions
@@ -36,7 +36,7 @@ struct Actions: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("scenarioctl: the daemon hosts no Model '\(name)'; it hosts \(models.map(\.name).joined(separator: ", ")).\n".utf8))
                 throw ExitCode(1)
             }
-            options.output(found.actions) {
+            options.output(found) {
                 Output.table(["ACTION", "ARGUMENTS"], found.actions.map { action in
                     [action.name, action.arguments.map { "\($0.name)=<\($0.type)>\($0.required ? "" : " (optional)")" }.joined(separator: " ")]
                 })
