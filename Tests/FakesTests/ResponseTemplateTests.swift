@@ -25,6 +25,23 @@ import Testing
         #expect(try render("{{now.httpDate}}") == "Sun, 01 Nov 2026 09:00:00 GMT")
     }
 
+    @Test func headersAreFilledUnescapedOnOneLine() throws {
+        let asked = HTTPField.Name("X-Asked-At")!, echo = HTTPField.Name("X-Echo")!
+        let template = ResponseTemplate(body: nil, bodyIsJSON: false, headers: [
+            asked: try ResponseTemplate.compile("{{now.httpDate}}"),
+            echo: try ResponseTemplate.compile("{{request.query.say}} & {{request.headers.x-line}}"),
+        ])
+        let request = NetworkRequest(method: .get, url: URL(string: "https://x.example/?say=a%22b")!,
+                                     headerFields: [HTTPField.Name("X-Line")!: "one"], body: Data())
+        let original = NetworkResponse(status: 201, headerFields: [.contentType: "text/plain"], body: Data("kept".utf8))
+        let rendered = template.render(over: original, request: request, now: now)
+        #expect(rendered.head.headerFields[asked] == "Sun, 01 Nov 2026 09:00:00 GMT")
+        #expect(rendered.head.headerFields[echo] == #"a"b & one"#)
+        // What the template does not name stays as the route wrote it.
+        #expect(rendered.head.headerFields[.contentType] == "text/plain")
+        #expect(rendered.head.status.code == 201 && rendered.body == Data("kept".utf8))
+    }
+
     @Test func aJSONBodysFieldsListsAndWhole() throws {
         let body = #"{"user":{"name":"Ann","age":41},"items":[{"n":1},{"n":2}],"ok":true}"#
         #expect(try render("{{request.body.user.name}} {{request.body.user.age}} {{request.body.ok}}", body: body) == "Ann 41 true")

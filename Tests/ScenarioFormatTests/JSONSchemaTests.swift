@@ -11,7 +11,7 @@ import Testing
         "no-response", "empty-responses", "unknown-fault", "unknown-model", "routes-not-a-list", "route-without-name",
         "bad-network-mode", "bad-store", "forward-not-an-origin", "live-route-with-response", "record-with-routes",
         "system-clock-with-start", "unmatched-in-live-mode",
-        "route-extends-response-and-responses",
+        "route-extends-response-and-responses", "match-two-ways", "body-field-not-a-pointer",
     ]
 
     @Test func everyShippedScenarioValidates() throws {

@@ -37,6 +37,40 @@ import Testing
         #expect(first.count > 100)
     }
 
+    /// A templated answer takes the request and the virtual clock, never the wall clock: two sessions driven alike,
+    /// at different real times, answer alike.
+    @Test func aTemplatedScenarioGivesTheSameBytes() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-templated-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("templated"), withIntermediateDirectories: true)
+        try Data("""
+            description: A feed whose one item says when and how it was asked for.
+            extends: first-launch
+            network:
+              routes:
+                - extends: feed
+                  response:
+                    template: true
+                    body:
+                      version: https://jsonfeed.org/version/1.1
+                      title: "Feed of {{request.path.0}}"
+                      items:
+                        - id: "{{request.url}}"
+                          url: "{{request.url}}"
+                          title: "Asked {{request.method}} at {{now}}"
+                          date_published: "{{now.date}}"
+            """.utf8).write(to: directory.appendingPathComponent("templated/scenario.yaml"))
+        let models = shippedModels
+        let catalog = ScenarioCatalog.load(from: [shippedScenarios, directory], models: models.names)
+        #expect(catalog.problems.isEmpty, "\(catalog.problems)")
+        let first = try await Self.drive(ScenarioHost(catalog: catalog, models: models).createSession(of: "templated"))
+        try await Task.sleep(for: .milliseconds(20))
+        let second = try await Self.drive(ScenarioHost(catalog: catalog, models: models).createSession(of: "templated"))
+        #expect(first == second)
+        // The template was rendered: the answer names the clock's time, and the Model took it in.
+        #expect(String(decoding: first, as: UTF8.self).contains("Asked GET at 2026-"))
+    }
+
     @Test func resetGivesTheSameBytesAsANewSession() async throws {
         let host = makeHost()
         let session = try await host.createSession(of: "feed-updates")

@@ -102,3 +102,23 @@ def test_an_override_changes_one_field_of_a_scenario_route(daemon_with):
     assert "/extends: a route set by name changes the route of that name; 'extends' must be 'feed'" in body["message"], body
     body = daemon.call("PUT", "/v1/sessions/p/routes/fed", expect=422, json={"extends": "fed", "response": {"status": 500}}).json()
     assert "extends route 'fed', but 'first-launch' has no route of that name. Did you mean 'feed'?" in body["message"], body
+
+
+def test_a_route_added_to_a_running_session_answers_and_is_journaled_as_an_override(daemon_with):
+    daemon = daemon_with({})
+    daemon.session("first-launch", "r")
+    [scenarios] = daemon.journal("r")
+    assert scenarios["route"] == "feed" and "override" not in scenarios, scenarios
+    # A new name, tried before the scenario's routes: it answers the Model's next request.
+    daemon.call("PUT", "/v1/sessions/r/routes/maintenance", expect=204,
+                json={"request": FEED, "response": {"status": 503}})
+    assert daemon.act("r", "reload")["error"] == "The feed server answered 503."
+    entry = daemon.journal("r")[-1]
+    assert (entry["sequence"], entry["route"], entry["status"], entry.get("override")) == (2, "maintenance", 503, True), entry
+    counts = daemon.call("GET", "/v1/sessions/r/journal/counts", expect=200).json()
+    assert counts["routes"] == {"feed": 1, "maintenance": 1} and counts["unmatched"] == 0, counts
+    # Removed, the scenario's route answers again, and its entry is no override.
+    daemon.call("DELETE", "/v1/sessions/r/routes/maintenance", expect=204)
+    assert "error" not in daemon.act("r", "reload")
+    entry = daemon.journal("r")[-1]
+    assert (entry["sequence"], entry["route"], entry["status"]) == (3, "feed", 200) and "override" not in entry, entry

@@ -1,9 +1,11 @@
 """The rough edges a new user hit with the docs in hand (issue 16, item 8), each from the user's side: scenarioctl
 and the control API of a daemon of the test's own."""
 import json
+import os
 import pathlib
 import re
 import subprocess
+import uuid
 
 from daemon import BINARY, REPOSITORY, SCENARIOCTL
 
@@ -87,6 +89,28 @@ def test_a_scenario_serving_its_last_good_version_is_shown_and_counted_apart(dae
     assert "1 serving its last good version" in out, out
     # Sessions still start from the last good version.
     daemon.session("breaks-later", "s")
+
+
+def test_a_scenario_serving_its_last_good_version_is_not_counted_as_valid(daemon_with):
+    daemon = daemon_with({"breaks-later": ROUTES.format(description="fine at first")}, ["--scenario", "offline-demo"])
+    with_feed_fixture(daemon, "breaks-later")
+    fine = daemon.call("POST", "/v1/scenarios/reload", expect=200).json()
+    shipped = len([d for d in (REPOSITORY / "scenarios").iterdir() if (d / "scenario.yaml").exists()])
+    assert fine == {"scenarios": shipped + 1, "invalid": [], "servingLastGood": []}, fine
+    assert daemon.call("GET", "/v1/health", expect=200).json()["scenarios"] == shipped + 1
+    (daemon.extra / "breaks-later/scenario.yaml").write_text(ROUTES.format(description="broken").replace("status: 503", "status: 5003"))
+
+    reloaded = daemon.call("POST", "/v1/scenarios/reload", expect=200).json()
+    assert reloaded == {"scenarios": shipped, "invalid": [], "servingLastGood": ["breaks-later"]}, reloaded
+    health = daemon.call("GET", "/v1/health", expect=200).json()
+    assert (health["scenarios"], health["scenariosServingLastGood"], health["invalidScenarios"]) == (shipped, 1, 0), health
+    # The count is that of the scenarios as their files are now, without problems: the list agrees.
+    summaries = daemon.call("GET", "/v1/scenarios", expect=200).json()
+    assert health["scenarios"] == len([s for s in summaries if s["valid"] and not s["servingLastGood"]])
+    status, out, _ = ctl(daemon, "reload")
+    assert status == 1 and f"{shipped} valid, 1 serving its last good version" in out, out
+    status, out, _ = ctl(daemon, "status")
+    assert f"{shipped} valid, 1 serving its last good version" in out, out
 
 
 def test_without_a_default_session_the_hints_lead_somewhere(daemon_with):
@@ -181,6 +205,42 @@ def test_global_options_go_before_or_after_the_verb(daemon_with):
                            capture_output=True, text=True)
     assert before.returncode == after.returncode == 0, (before.stderr, after.stderr)
     assert json.loads(before.stdout) == json.loads(after.stdout)
+
+
+def test_instance_goes_before_or_after_the_verb(daemon_with):
+    """--instance NAME is the socket /run/scenariod/NAME/control.sock, as systemd's RuntimeDirectory makes it. The
+    test's daemon is put there by a link to its directory (the tests run as root, as unshare needs)."""
+    instance = f"pytest-{uuid.uuid4().hex[:12]}"
+    expected = f"/run/scenariod/{instance}/control.sock"
+    # Nothing there yet: both placements name the instance's socket.
+    for arguments in (["--instance", instance, "clock"], ["clock", "--instance", instance]):
+        run = subprocess.run([SCENARIOCTL, *arguments], capture_output=True, text=True, timeout=30)
+        assert run.returncode == 3 and f"no daemon answers at {expected}" in run.stderr, (arguments, run.stderr)
+
+    daemon = daemon_with({}, ["--scenario", "offline-demo"])
+    daemon.session("offline", "s1")
+    runtime = pathlib.Path("/run/scenariod")
+    created = not runtime.exists()
+    runtime.mkdir(exist_ok=True)
+    link = runtime / instance
+    link.symlink_to(daemon.directory, target_is_directory=True)
+    try:
+        daemon.call("POST", "/v1/sessions/s1/clock/advance", expect=200, json={"by": "90s"})
+        before = subprocess.run([SCENARIOCTL, "--instance", instance, "--session", "s1", "--json", "clock"],
+                                capture_output=True, text=True, timeout=30)
+        after = subprocess.run([SCENARIOCTL, "clock", "--json", "--session", "s1", "--instance", instance],
+                               capture_output=True, text=True, timeout=30)
+        assert before.returncode == after.returncode == 0, (before.stderr, after.stderr)
+        assert json.loads(before.stdout) == json.loads(after.stdout) == {"now": "2026-11-01T09:01:30Z"}
+        # A verb that changes the session, with the instance after it, reaches the same daemon.
+        moved = subprocess.run([SCENARIOCTL, "clock", "advance", "30s", "--session", "s1", "--instance", instance],
+                               capture_output=True, text=True, timeout=30)
+        assert moved.returncode == 0, moved.stderr
+        assert daemon.call("GET", "/v1/sessions/s1/clock", expect=200).json() == {"now": "2026-11-01T09:02:00Z"}
+    finally:
+        link.unlink()
+        if created:
+            os.rmdir(runtime)
 
 
 def test_session_verbs_take_the_session_the_same_way(daemon_with):
