@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "ModelTests", dependencies: ["FeedReader", "Ratings", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The malformed-scenario corpus is read from the source tree (#filePath), because SwiftPM resources
         // would follow the symlinks some cases are about.
-        .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")], exclude: ["Malformed"]),
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
         .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings"]),
         // The daemon library as a team that owns main uses it: a Service in its own group.
         .testTarget(name: "ScenarioDaemonTests", dependencies: [

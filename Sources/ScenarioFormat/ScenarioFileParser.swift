@@ -32,12 +32,13 @@ struct ScenarioFileParser {
     /// The YAML document of `yaml`, or nil with its syntax problem reported.
     mutating func compose(_ yaml: String) -> Node? {
         do {
-            // The encoding given, so Yams does not read the environment for it on every file.
-            guard let node = try Yams.compose(yaml: yaml, .default, .default, .utf8) else {
+            // The encoding given, so Yams does not read the environment for it on every file; the resolver without
+            // rules, because ImplicitTags types plain scalars as Yams's default one would, without its regexes.
+            guard let node = try Yams.compose(yaml: yaml, .basic, .default, .utf8) else {
                 reader.report("the file is empty; a scenario needs at least 'description' and 'model'.", at: nil)
                 return nil
             }
-            return node
+            return ImplicitTags.resolve(node)
         } catch let error as YamlError {
             reportSyntax(error, in: yaml)
         } catch {
