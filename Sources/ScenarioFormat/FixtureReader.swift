@@ -1,9 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Reads fixture files confined to their scenario's directory, each file once per catalog load, so every
-/// scenario and session that uses a fixture shares the same read-only bytes.
-final class FixtureReader {
-    private var cache: [String: Data] = [:]
+/// scenario and session that uses a fixture shares the same read-only bytes. Scenario files are read on several
+/// threads at once, so the cache is behind a lock.
+final class FixtureReader: Sendable {
+    private let cache = Mutex<[String: Data]>([:])
 
     /// The bytes of `relativePath` inside the first of `directories` that has it (a scenario's own directory, then
     /// those of the scenarios it extends, nearest first), or a message saying why it cannot be used.
@@ -28,12 +30,16 @@ final class FixtureReader {
         guard resolved.hasPrefix(root) else {
             return .failure(.init("fixture '\(relativePath)' is a symlink to '\(resolved)', outside the scenario directory; copy the file in instead."))
         }
-        if let data = cache[resolved] { return .success(data) }
+        if let data = cache.withLock({ $0[resolved] }) { return .success(data) }
         guard let data = FileManager.default.contents(atPath: resolved) else {
             return .failure(.init("fixture '\(relativePath)' cannot be read; check it is a readable file."))
         }
-        cache[resolved] = data
-        return .success(data)
+        // Two files may read the same fixture at once: the first copy kept is the one both share.
+        return .success(cache.withLock { cache in
+            if let kept = cache[resolved] { return kept }
+            cache[resolved] = data
+            return data
+        })
     }
 }
 

@@ -55,27 +55,36 @@ public struct ScenarioCatalog: Sendable {
         }
         catalog.directories = directories
         let fixtures = FixtureReader()
+        // Each file is read on its own, so the files are read on every core at once: most of a start-up's reading.
+        let names = directories.keys.sorted()
+        let composed = ConcurrentMap.map(names) { name in
+            var (parser, text) = openFile(name: name, directory: directories[name]!, fixtures: fixtures, services: services)
+            let root = text.flatMap { parser.compose($0) }
+            return (parser: parser, root: root)
+        }
         var documents: [String: (parser: ScenarioFileParser, root: Node)] = [:]
         var parents: [String: String] = [:]
-        for (name, directory) in directories {
-            var (parser, text) = openFile(name: name, directory: directory, fixtures: fixtures, services: services)
-            if let text, let root = parser.compose(text) {
+        for (name, (parser, root)) in zip(names, composed) {
+            if let root {
                 documents[name] = (parser, root)
                 parents[name] = ScenarioFileParser.extends(of: root)
             } else {
                 catalog.problems[name] = parser.reader.problems
             }
         }
-        var files: [String: ScenarioFile] = [:]
-        for (name, document) in documents {
-            var parser = document.parser
+        let parsedNames = documents.keys.sorted()
+        let parsed = ConcurrentMap.map(parsedNames) { name in
+            var parser = documents[name]!.parser
             // A fixture may be the file's own or one of the scenarios it extends, nearest first (cycles stop).
             var chain = [name]
             while let parent = parents[chain.last!], !chain.contains(parent), let directory = directories[parent] {
                 chain.append(parent)
                 parser.fixtureDirectories.append(directory)
             }
-            let (file, problems) = parser.parse(document.root)
+            return parser.parse(documents[name]!.root)
+        }
+        var files: [String: ScenarioFile] = [:]
+        for (name, (file, problems)) in zip(parsedNames, parsed) {
             if problems.isEmpty {
                 files[name] = file
             } else {

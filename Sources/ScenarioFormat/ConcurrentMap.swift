@@ -1,0 +1,45 @@
+import Dispatch
+
+/// `map` over the cores: the scenario files of a catalog are read and parsed independently of each other.
+enum ConcurrentMap {
+    /// `transform` of each element, in order, computed on as many threads as Dispatch gives.
+    ///
+    /// `transform` runs on several threads at once, so it may only read what it shares with the other calls (the
+    /// catalog's callers read immutable dictionaries and the lock-protected ``FixtureReader``) and write its own
+    /// values: each element, and what its call builds (a file's YAML nodes), belongs to one call alone.
+    static func map<Element, Result>(_ elements: [Element], _ transform: (Element) -> Result) -> [Result] {
+        guard elements.count > 1 else { return elements.map(transform) }
+        return withoutActuallyEscaping(transform) { transform in
+            let work = Work(elements: elements, transform: transform)
+            DispatchQueue.concurrentPerform(iterations: elements.count) { index in work.run(index) }
+            return work.results()
+        }
+    }
+
+    /// The elements, the transform and one result slot per element. `@unchecked Sendable` because of the contract
+    /// above: the elements are only read, each slot is written by exactly one iteration, and the slots are read only
+    /// after `concurrentPerform` has returned, which happens after every iteration.
+    private final class Work<Element, Result>: @unchecked Sendable {
+        private let elements: [Element]
+        private let transform: (Element) -> Result
+        // Memory of its own rather than an array: writing an array's element from several threads is a race even
+        // at distinct indices (the array is mutated as a whole).
+        private let slots: UnsafeMutableBufferPointer<Result?>
+
+        init(elements: [Element], transform: @escaping (Element) -> Result) {
+            self.elements = elements
+            self.transform = transform
+            slots = .allocate(capacity: elements.count)
+            slots.initialize(repeating: nil)
+        }
+
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
+
+        func run(_ index: Int) { slots[index] = transform(elements[index]) }
+
+        func results() -> [Result] { slots.map { $0! } }
+    }
+}
