@@ -75,6 +75,8 @@ public struct DaemonService: Service, CustomStringConvertible {
         let requestTimeout = try options.resolvedRequestTimeout()
         let limits = try options.resolvedLimits()
 
+        // The event loops' threads start while the scenarios load.
+        ControlServer.startEventLoops()
         let state = options.resolvedStateDirectory(name: name)
         let directories = options.resolvedScenarioDirectories(name: name) + options.recordingsDirectory(in: state, logger: logger)
         let catalog = ScenarioCatalog.load(from: directories, models: models.names, services: models.services)
