@@ -35,7 +35,7 @@ import Yams
         let pieces = ["0", "1", "5", "7", "9", "_", ".", ":", "-", "+", "e", "E", "x", "b", "o", "a", "F", "T", "t", "Z",
                       " ", "\t", "~", "<<", "=", "inf", "Inf", "nan", "NAN", "yes", "On", "null", "2026", "11", "-01",
                       "59", "60", "0x", "0b", "0o", "12:34", ".5", "1e", "T09:00:00", "+01:00", "é"]
-        var random = SplitMix(seed: 20_261_124)
+        var random = ParserFuzzTests.Generator(state: 20_261_124)
         var disagreements: [String] = []
         for _ in 0..<50_000 {
             let count = Int(random.next() % 6) + 1
@@ -60,18 +60,5 @@ import Yams
         #expect(mapping["c"]?.tag.rawValue == Yams.Tag.Name.str.rawValue)
         #expect(mapping["d"]?.sequence?.map(\.tag.rawValue) == [Yams.Tag.Name.bool, .str, .null].map(\.rawValue))
         #expect(mapping["e"]?.mapping?["f"]?.tag.rawValue == Yams.Tag.Name.float.rawValue)
-    }
-}
-
-/// A small, fixed pseudo-random sequence (SplitMix64), so a failure names text that a rerun meets again.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
