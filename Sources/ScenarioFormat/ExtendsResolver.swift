@@ -80,6 +80,21 @@ struct ExtendsResolver {
             message: "unknown model '\(model.value)'.\(Suggestion.didYouMean(model.value, among: models)) Known models: \(models.joined(separator: ", ")).")]
     }
 
+    /// The problems a file has with the scenario it extends: another Model, or a change to a route the parent does
+    /// not have. Safe on a file that had problems of its own: what could not be read is not checked, so nothing
+    /// is reported that fixing those would not leave.
+    static func parentProblems(of file: ScenarioFile, parent: Scenario) -> [ScenarioProblem] {
+        modelMismatch(of: file, parent: parent) + routes(of: file, parent: parent).problems
+    }
+
+    /// The problem with a file that names another Model than the scenario it extends.
+    private static func modelMismatch(of file: ScenarioFile, parent: Scenario?) -> [ScenarioProblem] {
+        guard let model = file.model, let parent, parent.model != model.value else { return [] }
+        return [ScenarioProblem(
+            file: file.path, line: model.line, column: model.column,
+            message: "model '\(model.value)' differs from '\(parent.model)' of the extended scenario '\(parent.name)'; a scenario extends one of the same Model.")]
+    }
+
     /// Every problem the resolved scenario has, gathered in one pass rather than stopping at the first.
     private func finish(_ file: ScenarioFile, parent: Scenario?) -> Result<Scenario, Problems> {
         guard let model = file.model?.value ?? parent?.model else {
@@ -87,12 +102,7 @@ struct ExtendsResolver {
                 file: file.path, line: 1, column: 1,
                 message: "no 'model'; name the Model this scenario runs (\(models.joined(separator: ", "))) or extend a scenario that does.")]))
         }
-        var problems = Self.modelProblems(of: file, models: models)
-        if let parent, parent.model != model {
-            problems.append(ScenarioProblem(
-                file: file.path, line: file.model?.line, column: file.model?.column,
-                message: "model '\(model)' differs from '\(parent.model)' of the extended scenario '\(parent.name)'; a scenario extends one of the same Model."))
-        }
+        var problems = Self.modelProblems(of: file, models: models) + Self.modelMismatch(of: file, parent: parent)
         let (routes, patchProblems) = Self.routes(of: file, parent: parent)
         problems += patchProblems
         var network = parent?.network ?? .default
@@ -144,7 +154,7 @@ struct ExtendsResolver {
 
     /// The file's routes first, then the parent's: replaced by a same-named route of the file, or changed in place
     /// by the file's patch of it; with a problem for each patch of a route the parent does not have.
-    private static func routes(of file: ScenarioFile, parent: Scenario?) -> ([Route], [ScenarioProblem]) {
+    private static func routes(of file: ScenarioFile, parent: Scenario?) -> (routes: [Route], problems: [ScenarioProblem]) {
         let parentRoutes = parent?.routes ?? []
         let known = parentRoutes.map(\.name)
         var problems: [ScenarioProblem] = []

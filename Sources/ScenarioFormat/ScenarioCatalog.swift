@@ -84,12 +84,14 @@ public struct ScenarioCatalog: Sendable {
             return parser.parse(documents[name]!.root)
         }
         var files: [String: ScenarioFile] = [:]
+        var partlyRead: [String: ScenarioFile] = [:]
         for (name, (file, problems)) in zip(parsedNames, parsed) {
             if problems.isEmpty {
                 files[name] = file
             } else {
                 // What can be checked without the parent is reported now too, so one pass shows every problem.
                 catalog.problems[name] = (problems + ExtendsResolver.modelProblems(of: file, models: models)).inFileOrder
+                partlyRead[name] = file
             }
         }
         var resolver = ExtendsResolver(files: files, invalid: Set(catalog.problems.keys), models: models, services: services)
@@ -98,6 +100,13 @@ public struct ScenarioCatalog: Sendable {
             case .success(let scenario): catalog.scenarios[name] = scenario
             case .failure(let problems): catalog.problems[name] = problems.list.inFileOrder
             }
+        }
+        // And what needs the parent, once the parent is read: a file with problems of its own hears about its model
+        // and its route changes in the same pass.
+        for (name, file) in partlyRead {
+            guard let parent = file.extends.flatMap({ catalog.scenarios[$0.value] }) else { continue }
+            let found = ExtendsResolver.parentProblems(of: file, parent: parent)
+            if !found.isEmpty { catalog.problems[name] = (catalog.problems[name, default: []] + found).inFileOrder }
         }
         return catalog
     }

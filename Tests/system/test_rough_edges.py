@@ -196,6 +196,33 @@ network:
     assert "unknown model 'FeedReadr'" in run.stdout and "reuses the route name 'a'" in run.stdout, run.stdout
 
 
+def test_what_needs_the_parent_is_reported_with_the_files_own_problems(tmp_path):
+    """A child with a shape error hears in the same pass that it names another Model than its parent and changes
+    a route its parent does not have; nothing is reported for the part that could not be read."""
+    directory = tmp_path / "scenarios/child"
+    directory.mkdir(parents=True)
+    (directory / "scenario.yaml").write_text("""description: a child with problems of three kinds
+extends: first-launch
+model: Ratings
+clock:
+  start: yesterday
+network:
+  routes:
+    - extends: fed
+      response: { status: 500 }
+""")
+    shipped = pathlib.Path(__file__).resolve().parents[2] / "scenarios"
+    run = subprocess.run([SCENARIOCTL, "validate", "--daemon", BINARY, "--json", str(shipped), str(tmp_path / "scenarios")],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1, run.stdout + run.stderr
+    problems = [p for p in json.loads(run.stdout)["problems"] if "child" in p.get("file", "")]
+    messages = [p["message"] for p in problems]
+    assert [p["line"] for p in problems] == [3, 5, 8], problems
+    assert "differs from 'FeedReader' of the extended scenario 'first-launch'" in messages[0], messages
+    assert "yesterday" in messages[1], messages
+    assert "extends route 'fed', but 'first-launch' has no route of that name" in messages[2] and "feed" in messages[2], messages
+
+
 def test_global_options_go_before_or_after_the_verb(daemon_with):
     daemon = daemon_with({}, ["--scenario", "offline-demo"])
     daemon.session("offline", "s1")
