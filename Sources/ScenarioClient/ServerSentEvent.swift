@@ -4,8 +4,9 @@ public import Services
 
 /// One server-sent event of a session's stream: its name (``ControlAPI/EventName``) and JSON data.
 public struct ServerSentEvent: Sendable, Hashable {
-    /// `stateChanged`, `requestJournaled`, `clockMoved`, `serviceChanged`, or `gap` (events missed while away are no
-    /// longer retained; the current state follows).
+    /// `stateChanged`, `requestJournaled`, `clockMoved`, `serviceChanged`, `historyChanged` (a change was kept in
+    /// the history, or a rewind or reset replaced it), or `gap` (events missed while away are no longer retained;
+    /// the current state follows).
     public var name: String
     /// The event's data.
     public var data: JSONValue
