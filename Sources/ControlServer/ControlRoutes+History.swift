@@ -38,9 +38,7 @@ extension HistoryBody.Step {
              ["action": .string(name), "arguments": arguments])
         case .advanceClock(let duration):
             ("advanceClock", "advance the clock by \(DurationText.format(duration))", ["by": .string(DurationText.format(duration))])
-        case .play(let moves):
-            ("playClock", "play the clock for \(DurationText.format(moves.reduce(.zero, +))) (\(moves.count) move\(moves.count == 1 ? "" : "s"))",
-             ["by": .string(DurationText.format(moves.reduce(.zero, +))), "moves": .int(moves.count)])
+        case .play(let moves): Self.play(moves)
         case .setClock(let instant):
             ("setClock", "set the clock to \(InstantText.format(instant))", ["now": .string(InstantText.format(instant))])
         case .setKeyValue(let key, let value): ("setKeyValue", "set key \(key)", ["key": .string(key), "value": value])
@@ -55,5 +53,12 @@ extension HistoryBody.Step {
         case .reset: ("reset", "reset to the scenario's start", [:])
         }
         self.init(step: step.number, kind: kind, summary: summary, parameters: parameters, time: step.time, requests: step.requests)
+    }
+
+    /// A play's step: its moves' total and how many there were.
+    private static func play(_ moves: [Duration]) -> (String, String, [String: JSONValue]) {
+        let total = DurationText.format(moves.reduce(.zero, +))
+        return ("playClock", "play the clock for \(total) (\(moves.count) move\(moves.count == 1 ? "" : "s"))",
+                ["by": .string(total), "moves": .int(moves.count)])
     }
 }

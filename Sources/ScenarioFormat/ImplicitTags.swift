@@ -33,11 +33,11 @@ enum ImplicitTags {
     /// null, timestamp and value that matches it whole, else str.
     static func tag(of text: String) -> Tag.Name {
         let bytes = Array(text.utf8)
-        if isBool(bytes) { return .bool }
+        if bools.contains(text) { return .bool }
         if isInt(bytes) { return .int }
         if isFloat(bytes) { return .float }
         if text == "<<" { return .merge }
-        if isNull(bytes) { return .null }
+        if nulls.contains(text) { return .null }
         if isTimestamp(bytes) { return .timestamp }
         if text == "=" { return .value }
         return .str
@@ -48,17 +48,8 @@ enum ImplicitTags {
         "on", "On", "ON", "off", "Off", "OFF",
     ]
 
-    private static func isBool(_ bytes: [UInt8]) -> Bool {
-        bytes.count <= 5 && bools.contains(String(decoding: bytes, as: UTF8.self))
-    }
-
-    private static func isNull(_ bytes: [UInt8]) -> Bool {
-        // ~ | null | Null | NULL | the empty string
-        switch String(decoding: bytes, as: UTF8.self) {
-        case "", "~", "null", "Null", "NULL": true
-        default: false
-        }
-    }
+    /// The empty string too: `key:` with nothing after it.
+    private static let nulls: Set<String> = ["", "~", "null", "Null", "NULL"]
 
     // MARK: Numbers
 
@@ -96,7 +87,7 @@ enum ImplicitTags {
             _ = scan.many(isDigitOrUnderscore)
             if scan.take(".") { _ = scan.many(isDigitOrUnderscore) }
             var exponent = scan
-            if exponent.one({ $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            if exponent.one(isExponentMark) {
                 exponent.sign()
                 if exponent.many(isDigit), exponent.atEnd { return true }
             }
@@ -122,9 +113,7 @@ enum ImplicitTags {
             scan = afterDot
             if scan.many(isDigitOrUnderscore) {
                 if scan.atEnd { return true }
-                if scan.one({ $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
-                   scan.one({ $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }),
-                   scan.many(isDigit), scan.atEnd { return true }
+                if scan.one(isExponentMark), scan.one(isSign), scan.many(isDigit), scan.atEnd { return true }
             }
         }
         return false
@@ -149,7 +138,7 @@ enum ImplicitTags {
         if scan.atEnd { return true }
         _ = scan.many(isBlank)
         if scan.take("Z") { return scan.atEnd }
-        guard scan.one({ $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }), scan.digits(1...2) else { return false }
+        guard scan.one(isSign), scan.digits(1...2) else { return false }
         if scan.atEnd { return true }
         return scan.take(":") && scan.digits(2...2) && scan.atEnd
     }
@@ -162,6 +151,8 @@ enum ImplicitTags {
     private static func isBinary(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "0") || byte == UInt8(ascii: "1") || byte == UInt8(ascii: "_") }
     private static func isOctal(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(byte) || byte == UInt8(ascii: "_") }
     private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    private static func isSign(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") }
+    private static func isExponentMark(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") }
     private static func isHex(_ byte: UInt8) -> Bool {
         isDigitOrUnderscore(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
     }
@@ -190,7 +181,8 @@ enum ImplicitTags {
             return position > start
         }
 
-        mutating func sign() { _ = one { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") } }
+        /// An optional `+` or `-`.
+        mutating func sign() { _ = one(ImplicitTags.isSign) }
 
         /// Between `count.lowerBound` and `count.upperBound` digits, as many as there are.
         mutating func digits(_ count: ClosedRange<Int>) -> Bool {

@@ -244,7 +244,9 @@ public actor Session {
         case .setClock(let instant): completed = await clock.set(to: instant, wakeLimit: Self.wakeLimit)
         case .play(let moves):
             // Each move as the client made it; one stopped short by the wake limit was followed by the next all the same.
-            for move in moves where await !clock.advance(by: move, wakeLimit: Self.wakeLimit) { completed = false }
+            for move in moves {
+                if await !clock.advance(by: move, wakeLimit: Self.wakeLimit) { completed = false }
+            }
         default: preconditionFailure("only clock moves move the clock")
         }
         let now = await clock.now()
