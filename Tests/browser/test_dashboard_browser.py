@@ -132,7 +132,11 @@ def test_a_demo_in_the_dashboard(dashboard):
     step = browser.find_element(By.XPATH, '//ol[@id="history"]/li[contains(., "advance the clock by 2s")]')
     step.find_element(By.TAG_NAME, "button").click()
     wait(browser, lambda: item_is_read(browser, MOCK_VIEWS)[0] is False, "the item unread after going back")
-    assert "action setIsRead" not in browser.find_element(By.ID, "history").text
+    history = browser.find_element(By.ID, "history").text
+    assert "action setIsRead" not in history and "null" not in history, history
+    # What going back changed is highlighted, and nothing else: not the states the rebuild passed through.
+    changed = browser.execute_script("return [...document.querySelectorAll('#state .changed')].map((e) => e.closest('li').dataset.key)")
+    assert changed == ["isRead"] and item_is_read(browser, MOCK_VIEWS) == (False, True), changed
     shoot(browser, "06-rewound")
 
     # A key added in the dashboard, which the saved scenario must seed.

@@ -138,6 +138,9 @@ async function sessionPage(id) {
   if (!session || !models) return;
   const model = models.find((candidate) => candidate.name === session.model) || { actions: [], keys: [] };
   let state = null;
+  // The state when the last step ended: what the next step changed is measured from it, not from a state the
+  // step passed through (a rewind rebuilds the session from its start before it replays).
+  let stepStart = null;
   let journal = new Map();
   let playing = null;
 
@@ -176,7 +179,8 @@ async function sessionPage(id) {
   main.replaceChildren(
     title,
     el("div", { class: "row" },
-      el("button", { type: "button", onclick: async () => { if (await attempt(() => api("POST", `${base}/reset`))) await refreshAll(); } }, "Reset"),
+      // What a change did arrives through the event stream, as it does for a change made anywhere else.
+      el("button", { type: "button", onclick: () => attempt(() => api("POST", `${base}/reset`)) }, "Reset"),
       el("button", { type: "button", onclick: async () => { if (await attempt(() => api("DELETE", base).then(() => true))) location.hash = "#/sessions"; } }, "Delete"),
       el("form", { class: "row", id: "save", onsubmit: async (event) => {
         event.preventDefault();
@@ -243,9 +247,9 @@ async function sessionPage(id) {
   // MARK: Rendering
 
   function showState(next) {
-    const previous = state;
+    const before = stepStart ?? state;
     state = next;
-    stateTree.replaceChildren(...treeItems(next, previous, previous !== null));
+    stateTree.replaceChildren(...treeItems(next, before, before !== null));
   }
 
   /** The value as nested lists; a leaf that differs from `previous` (or is new) is marked changed. */
@@ -312,11 +316,9 @@ async function sessionPage(id) {
       ...history.steps.map((step) => el("li", { "data-step": step.step, class: step.step === last ? "current" : "" },
         el("span", {}, el("span", { class: "mono" }, `${step.step}. ${step.time}`), " ", step.summary),
         step.step === last ? el("span", { class: "muted" }, "now") :
-          el("button", { type: "button", disabled: Boolean(history.notRewindable), title: history.notRewindable || "", onclick: async () => {
-            const rewound = await attempt(() => api("POST", `${base}/rewind`, { step: step.step }));
-            if (rewound) await refreshAll();
-          } }, "Go back to here"))),
-      history.notRewindable ? el("li", { class: "muted" }, `Cannot go back: ${history.notRewindable}.`) : null);
+          el("button", { type: "button", disabled: Boolean(history.notRewindable), title: history.notRewindable || "",
+            onclick: () => attempt(() => api("POST", `${base}/rewind`, { step: step.step })) }, "Go back to here"))),
+      ...(history.notRewindable ? [el("li", { class: "muted" }, `Cannot go back: ${history.notRewindable}.`)] : []));
     return history;
   }
 
@@ -342,15 +344,16 @@ async function sessionPage(id) {
           event.preventDefault();
           let parsed;
           try { parsed = JSON.parse(editor.value); } catch { showError(new Error(`the value of ${key} is not JSON`)); return; }
-          // The answer is the value stored, which may be false, 0 or null: only undefined means refused.
+          // The answer is the value stored, which may be false, 0 or null: only undefined means refused. Then what
+          // was typed is stored, no longer a draft to keep, in whichever editor shows the key by now.
           if (await attempt(() => api("PUT", `${base}/kv/${encode(key)}`, parsed)) !== undefined) {
-            editor.dataset.loaded = editor.value;
-            await refreshKeyValues();
+            const shown = keyValues.querySelector(`textarea[data-key="${CSS.escape(key)}"]`);
+            if (shown) shown.dataset.loaded = shown.value;
           }
         } },
         el("div", { class: "row" }, el("strong", { class: "mono" }, key),
           el("button", { type: "submit" }, "Save"),
-          el("button", { type: "button", onclick: async () => { if (await attempt(() => api("DELETE", `${base}/kv/${encode(key)}`).then(() => true))) await refreshKeyValues(); } }, "Delete")),
+          el("button", { type: "button", onclick: () => attempt(() => api("DELETE", `${base}/kv/${encode(key)}`)) }, "Delete")),
         editor);
       }),
       el("form", { class: "action", onsubmit: async (event) => {
@@ -358,8 +361,8 @@ async function sessionPage(id) {
         let parsed;
         try { parsed = JSON.parse(newValue.value); } catch { showError(new Error("the new value is not JSON")); return; }
         if (await attempt(() => api("PUT", `${base}/kv/${encode(newKey.value.trim())}`, parsed)) !== undefined) {
-          newKey.value = newValue.value = "";
-          await refreshKeyValues();
+          // The panel may have been redrawn already, with what was typed carried over: clear the fields shown now.
+          keyValues.querySelector("#kv-new-key").value = keyValues.querySelector("#kv-new-value").value = "";
         }
       } }, el("div", { class: "row" }, newKey, el("button", { type: "submit" }, "Add")), newValue));
     if (focused) (keyValues.querySelector(`textarea[data-key="${CSS.escape(focused)}"]`) || keyValues.querySelector(`#${focused}`))?.focus();
@@ -376,13 +379,16 @@ async function sessionPage(id) {
 
   await refreshAll();
   // Every change anyone makes to the session (this tab, another, a test, scenarioctl) ends with historyChanged: then
-  // the history, the key-value state and, after a rewind, reset or clear, the whole journal are read again.
+  // the history, the key-value state and, after a rewind, reset or clear, the whole journal are read again. This
+  // tab's own changes are shown the same way, so it reads nothing twice.
   let newestStep = Infinity; // so the first event reads the journal again, in case it changed while the page loaded
   const events = new EventSource(`${base}/events`);
   events.addEventListener("stateChanged", (event) => showState(JSON.parse(event.data)));
   events.addEventListener("requestJournaled", (event) => showEntry(JSON.parse(event.data)));
   events.addEventListener("clockMoved", (event) => { now.textContent = JSON.parse(event.data).now; });
+  stepStart = state;
   events.addEventListener("historyChanged", async (event) => {
+    stepStart = state;
     const newest = JSON.parse(event.data).newestStep;
     const history = await refreshHistory();
     const kind = history && history.steps.length ? history.steps[history.steps.length - 1].kind : "";
