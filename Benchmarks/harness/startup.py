@@ -90,3 +90,34 @@ network:
         status: 200
         bodyFile: fixtures/feed.json
 """)
+
+
+def main():
+    """Compares daemon binaries' start-up in one sitting: `python3 Benchmarks/harness/startup.py [--runs N]
+    [--scenarios DIR] BINARY...` times each, alternating, for `--rounds` rounds, beside the C floor, and prints
+    each median (offline-demo as the default session, the shipped scenarios, plus DIR if given)."""
+    import argparse
+    import tempfile
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("binaries", nargs="+")
+    parser.add_argument("--runs", type=int, default=31, help="starts per median (default 31)")
+    parser.add_argument("--rounds", type=int, default=3, help="medians per binary, alternating (default 3)")
+    parser.add_argument("--scenarios", help="a directory of more scenarios, read after the shipped ones")
+    arguments = parser.parse_args()
+    repository = pathlib.Path(__file__).resolve().parents[2]
+    directory = pathlib.Path(tempfile.mkdtemp(prefix="scenariod-startup-"))
+    floor = build_floor(directory)
+    extra = ["--scenarios", arguments.scenarios] if arguments.scenarios else []
+    for round_number in range(1, arguments.rounds + 1):
+        print(f"round {round_number}: C floor {median_ms(lambda index: [floor], directory, arguments.runs):.1f} ms")
+        for binary in arguments.binaries:
+            def command(index, binary=binary):
+                return [binary, "--scenarios", str(repository / "scenarios"), *extra, "--scenario", "offline-demo",
+                        "--socket", str(directory / f"control-{index}.sock"),
+                        "--state-directory", str(directory / "state"), "--log-target", "stderr"]
+            print(f"  {binary}: {median_ms(command, directory, arguments.runs):.1f} ms", flush=True)
+    shutil.rmtree(directory)
+
+
+if __name__ == "__main__":
+    main()
