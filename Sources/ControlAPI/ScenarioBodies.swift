@@ -84,6 +84,8 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
     public var extends: [String]
     public var clockStart: Date
     public var clockMode: String
+    /// The IANA time zone people read the clock in (`Europe/London`), when the scenario names one.
+    public var clockTimeZone: String?
     public var seedKeys: [String]
     public var routes: [RouteSummary]
     public var unmatched: String
@@ -119,8 +121,9 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
 
     public init(name: String, description: String, model: String, directory: String, extends: [String], clockStart: Date,
                 clockMode: String, seedKeys: [String], routes: [RouteSummary], unmatched: String, network: String,
-                keyValueStore: String, random: String, services: [String: String], live: LiveSettings?) {
+                keyValueStore: String, random: String, services: [String: String], live: LiveSettings?, clockTimeZone: String? = nil) {
         self.live = live
+        self.clockTimeZone = clockTimeZone
         self.random = random
         self.services = services
         self.network = network

@@ -81,7 +81,8 @@ extension ScenarioDetail {
             live: scenario.usesLiveNetwork ? LiveSettings(
                 connectTimeout: DurationText.format(scenario.network.connectTimeout),
                 readTimeout: DurationText.format(scenario.network.readTimeout),
-                redirects: scenario.network.redirects, forward: scenario.network.forward) : nil)
+                redirects: scenario.network.redirects, forward: scenario.network.forward) : nil,
+            clockTimeZone: scenario.clock.timeZone)
     }
 }
 

@@ -274,7 +274,9 @@ public struct RecordedScenario: Sendable {
         ]
         let start = source.clock.mode == .system ? startedAt : source.clock.start
         let mode = source.clock.mode == .system ? "frozen" : source.clock.mode.rawValue
-        top.append(("clock", .mapping(.init([("start", .init(instant(start))), ("mode", .init(mode))]))))
+        var clock: [(Node, Node)] = [("start", .init(instant(start))), ("mode", .init(mode))]
+        if let zone = source.clock.timeZone { clock.append(("timeZone", .init(zone))) }
+        top.append(("clock", .mapping(.init(clock))))
         if !source.seed.isEmpty {
             let seed = source.seed.keys.sorted().map { key in
                 (Self.text(key), Self.node((try? JSONValue(json: source.seed[key]!)) ?? .string(String(decoding: source.seed[key]!, as: UTF8.self))))

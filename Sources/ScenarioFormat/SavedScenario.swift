@@ -29,10 +29,12 @@ public struct SavedScenario: Sendable {
             let data = keyValues[key]!
             return (RecordedScenario.text(key), RecordedScenario.node((try? JSONValue(json: data)) ?? .string(String(decoding: data, as: UTF8.self))))
         }))))
+        var clock: [(Node, Node)] = [(Node("start"), Node(instant)), (Node("mode"), Node(source.clock.mode == .system ? "frozen" : source.clock.mode.rawValue))]
+        if let zone = source.clock.timeZone { clock.append((Node("timeZone"), Node(zone))) }
         let top: [(Node, Node)] = [
             ("description", RecordedScenario.text(description ?? "Saved from session '\(session)' of '\(source.name)' at \(instant).")),
             ("extends", RecordedScenario.text(source.name)),
-            ("clock", .mapping(.init([(Node("start"), Node(instant)), (Node("mode"), Node(source.clock.mode == .system ? "frozen" : source.clock.mode.rawValue))]))),
+            ("clock", .mapping(.init(clock))),
             ("keyValue", .mapping(.init(keyValue))),
         ]
         let header = """

@@ -92,7 +92,7 @@ public struct NetworkSettings: Sendable, Hashable {
     }
 }
 
-/// A scenario's clock: its start instant and mode.
+/// A scenario's clock: its start instant, its mode, and the time zone people read it in.
 public struct ClockSettings: Sendable, Hashable {
     /// Used when a scenario says nothing about the clock.
     public static let `default` = ClockSettings(start: Date(timeIntervalSince1970: 1_767_225_600), mode: .frozen)
@@ -101,11 +101,15 @@ public struct ClockSettings: Sendable, Hashable {
     public var start: Date
     /// Frozen or running.
     public var mode: VirtualClock.Mode
+    /// The IANA time zone (`Europe/London`) in which people read this clock: the dashboard shows the time there.
+    /// Only for reading: the clock is an instant, and the Model sees the same instant whatever the zone.
+    public var timeZone: String?
 
     /// Creates clock settings.
-    public init(start: Date, mode: VirtualClock.Mode) {
+    public init(start: Date, mode: VirtualClock.Mode, timeZone: String? = nil) {
         self.start = start
         self.mode = mode
+        self.timeZone = timeZone
     }
 }
 

@@ -104,11 +104,19 @@ struct ScenarioFileParser {
             file.clock = clock
             return
         }
-        guard let keys = reader.mapping(node, at: "clock", allowed: ["start", "mode"]) else { return }
+        guard let keys = reader.mapping(node, at: "clock", allowed: ["start", "mode", "timeZone"]) else { return }
         if let start = keys["start"], let instant = reader.instant(start, at: "clock.start") { clock.start = instant }
         if let mode = keys["mode"], let value = reader.choice(mode, at: "clock.mode", of: VirtualClock.Mode.self) { clock.mode = value }
         if clock.mode == .system, let start = keys["start"] {
             reader.report("clock.start does not apply to the system clock, which reads the real time; remove it.", at: start)
+        }
+        if let zone = keys["timeZone"], let name = reader.string(zone, at: "clock.timeZone") {
+            if TimeZone(identifier: name) != nil {
+                clock.timeZone = name
+            } else {
+                reader.report("clock.timeZone '\(name)' is not a time zone this system knows; write an IANA name such as Europe/London or America/New_York."
+                              + Suggestion.didYouMean(name, among: TimeZone.knownTimeZoneIdentifiers), at: zone)
+            }
         }
         file.clock = clock
     }

@@ -115,6 +115,10 @@ public enum ScenarioSchema {
                     "system"
                   ],
                   "description": "frozen: moves only when advanced or set. running: ticks in real time from start. system: the real time; cannot be moved, takes no start."
+                },
+                "timeZone": {
+                  "type": "string",
+                  "description": "The IANA time zone (Europe/London) people read this clock in: the dashboard shows the time there. Only for reading; the Model sees the same instant."
                 }
               }
             },
