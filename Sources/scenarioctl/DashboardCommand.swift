@@ -11,9 +11,11 @@ struct Dashboard: AsyncParsableCommand {
         abstract: "Open the daemon's dashboard in a browser, through a bridge on a loopback port.",
         discussion: """
         The daemon serves the dashboard on its control socket (/dashboard/); a browser reaches it through this \
-        bridge, which listens on 127.0.0.1 only and answers only requests that carry this run's secret: open the URL \
-        it prints (the token then becomes a cookie). Requests for another Host or from another Origin get 403 and \
-        never reach the daemon. Runs until interrupted (Ctrl-C).
+        bridge, which listens on 127.0.0.1 only and answers API requests only when they carry this run's secret: open \
+        the URL it prints (the secret is in its fragment, which the browser keeps in the tab and never sends to a \
+        server; it is never a cookie). Requests for another Host or from another Origin get 403, and those without \
+        the secret 401; none reaches the daemon. While the daemon is stopped, API requests get 503 \
+        daemonUnavailable at once and the page says so until it is back. Runs until interrupted (Ctrl-C).
         """)
     @OptionGroup var options: ClientOptions
     @OptionGroup var target: SessionOptions
@@ -28,10 +30,13 @@ struct Dashboard: AsyncParsableCommand {
         var generator = SystemRandomNumberGenerator()
         let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
         let bound = BoundPort()
-        let session = target.session.map { "&session=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? ""
+        // Unreserved characters stay as they are, so a session id reads in the URL as it was given.
+        let unreserved = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        let session = target.session.map { "&session=\($0.addingPercentEncoding(withAllowedCharacters: unreserved) ?? $0)" } ?? ""
+        let daemon = DaemonLink(socketPath: options.socketPath)
         var logger = Logger(label: "scenarioctl.dashboard")
         logger.logLevel = .warning
-        let bridge = DashboardBridge(socketPath: options.socketPath, token: token, port: { bound.port }, http: .shared)
+        let bridge = DashboardBridge(token: token, port: { bound.port }, daemon: daemon)
         let app = Application(
             responder: bridge,
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "scenarioctl-dashboard"),
@@ -39,13 +44,19 @@ struct Dashboard: AsyncParsableCommand {
                 bound.port = channel.localAddress?.port ?? port
                 // Written at once, unbuffered: a script reading the URL from a pipe must not wait for more output.
                 FileHandle.standardOutput.write(Data("""
-                    Dashboard of \(options.socketPath): http://127.0.0.1:\(bound.port)/?token=\(token)\(session)
+                    Dashboard of \(options.socketPath): http://127.0.0.1:\(bound.port)/dashboard/#token=\(token)\(session)
                     Open it in a browser on this machine; Ctrl-C stops the bridge.
 
                     """.utf8))
             },
             logger: logger)
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            try? await daemon.shutdown()
+            throw error
+        }
+        try await daemon.shutdown()
     }
 }
 

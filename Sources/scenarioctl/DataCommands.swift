@@ -177,25 +177,68 @@ struct Record: AsyncParsableCommand {
             }
         }
     }
+
+    private func show(_ event: ServerSentEvent) {
+        let data = String(decoding: event.data.jsonData, as: UTF8.self)
+        let id = event.id.map(String.init) ?? "null"
+        let line = options.json ? "{\"id\":\(id),\"event\":\"\(event.name)\",\"data\":\(data)}" : "#\(id) \(event.name): \(data)"
+        // Written unbuffered, so a pipe sees each event as it happens.
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private static func report(_ message: String) {
+        FileHandle.standardError.write(Data("scenarioctl watch: \(message)\n".utf8))
+    }
 }
 
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the session's events as they happen, until interrupted.",
-        discussion: "Each event is numbered (#N, or \"id\" with --json); --after N resumes after event N, printing what was missed, or a gap event when it is no longer retained.")
+        discussion: """
+        Each event is numbered (#N, or "id" with --json); --after N resumes after event N, printing what was missed, \
+        or a gap event when it is no longer retained. When the daemon stops or restarts, watch says so on stderr and \
+        reconnects every second, resuming after the last event it printed; it exits 1 when the session is gone \
+        (deleted, or not there after a restart). --no-reconnect exits instead: 0 when the stream ends, 3 when the \
+        daemon cannot be reached.
+        """)
     @OptionGroup var options: ClientOptions
     @OptionGroup var target: SessionOptions
     @Option(help: ArgumentHelp("Resume after this event id: print the events missed since, then the new ones.", valueName: "id"))
     var after: Int?
+    @Flag(help: "Exit when the stream ends or the daemon cannot be reached, instead of reconnecting.")
+    var noReconnect = false
 
     func run() async throws {
         try await options.run { client in
-            for try await event in try await client.events(session: target.id, after: after) {
-                let data = String(decoding: event.data.jsonData, as: UTF8.self)
-                let id = event.id.map(String.init) ?? "null"
-                let line = options.json ? "{\"id\":\(id),\"event\":\"\(event.name)\",\"data\":\(data)}" : "#\(id) \(event.name): \(data)"
-                // Written unbuffered, so a pipe sees each event as it happens.
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            var last = after
+            var outage: String?
+            while true {
+                let ended: String
+                do {
+                    let events = try await client.events(session: target.id, after: last)
+                    if outage != nil {
+                        Self.report("reconnected to \(options.socketPath), resuming after event #\(last.map(String.init) ?? "none")")
+                        outage = nil
+                    }
+                    for try await event in events {
+                        show(event)
+                        last = event.id ?? last
+                    }
+                    if noReconnect { return }
+                    ended = "the event stream of session '\(target.id)' ended"
+                } catch let error as ScenarioClientError where error.code != nil || noReconnect {
+                    throw error // the API refused (the session is gone), or no retries were wanted
+                } catch let error as ScenarioClientError {
+                    ended = "\(error)"
+                } catch {
+                    let broke = "the connection to \(options.socketPath) broke in the middle of the stream (\(error))"
+                    if noReconnect { throw ScenarioClientError.noAnswer(socket: options.socketPath, reason: broke, mayHaveBeenApplied: false) }
+                    ended = broke
+                }
+                // Said once an outage; a session that is gone ends the loop with the API's noSuchSession.
+                if outage == nil { Self.report("\(ended); reconnecting every second (Ctrl-C stops)") }
+                outage = ended
+                try await Task.sleep(for: .seconds(1))
             }
         }
     }

@@ -1,69 +1,36 @@
 """The dashboard in a real headless Chromium, opened through `scenarioctl dashboard` as a person would: start a
 slow-network session, see it loading, advance the clock, mark an item read through its action form, see the journal
 and the change highlighted, go back in the history, save the session as a scenario and open it, and watch a second
-tab follow the first through the event stream. Each step leaves a screenshot in $SCENARIOD_SCREENSHOTS."""
+tab follow the first through the event stream. Each step leaves a screenshot in $SCENARIOD_SCREENSHOTS.
+
+The bridge is issue 28's: its URL carries the token in the fragment (`/dashboard/#token=…[&session=…]`), the page
+keeps it per tab and sends it in an Authorization header, so a second tab opens with that URL too. On the old
+cookie-based bridge every test here fails at the fixture (bridge.Bridge: the printed URL was `/?token=…`)."""
 import json
-import os
-import pathlib
-import re
-import subprocess
-import sys
-import time
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "system"))
-from daemon import SCENARIOCTL, Daemon  # noqa: E402
-
-MOCK_VIEWS = "https://www.cocoawithlove.com/blog/mock-views.html"
-SHOTS = pathlib.Path(os.environ.get("SCENARIOD_SCREENSHOTS", "/tmp/scenariod-screenshots"))
+from bridge import MOCK_VIEWS, Bridge, chrome, shoot, state_text, wait
+from daemon import Daemon
 
 
 @pytest.fixture
 def dashboard(tmp_path):
-    """A daemon, its bridge and a browser: (daemon, browser, the printed URL)."""
+    """A daemon, its bridge and a browser: (daemon, browser, the bridge: its printed URL, base and token)."""
     daemon = Daemon(tmp_path / "daemon", {}).start()
-    log = tmp_path / "bridge.log"
-    bridge = subprocess.Popen([SCENARIOCTL, "--socket", daemon.socket, "dashboard"], stdout=log.open("w"),
-                              stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 30
-    while not re.search(r"http://\S+", log.read_text()):
-        assert bridge.poll() is None and time.monotonic() < deadline, f"scenarioctl dashboard printed {log.read_text()!r}"
-        time.sleep(0.05)
-    url = re.search(r"http://\S+", log.read_text()).group(0)
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000"]:
-        options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    bridge = browser = None
     try:
-        yield daemon, browser, url
-        print("bridge:", log.read_text(), "sessions:", daemon.call("GET", "/v1/sessions").text, "daemon:", daemon.log()[-3000:])
+        bridge = Bridge(daemon.socket, tmp_path / "bridge.log")
+        browser = chrome()
+        yield daemon, browser, bridge
+        print("bridge:", bridge.output(), "sessions:", daemon.call("GET", "/v1/sessions").text, "daemon:", daemon.log()[-3000:])
     finally:
-        browser.quit()
-        bridge.terminate()
-        bridge.wait(timeout=10)
+        if browser:
+            browser.quit()
+        if bridge:
+            bridge.stop()
         daemon.stop()
-
-
-def wait(browser, condition, what, seconds=10):
-    try:
-        return WebDriverWait(browser, seconds).until(lambda _: condition(), message=f"waited {seconds} s for {what}")
-    except Exception:
-        # What the page showed instead: a screenshot and the banner's text.
-        shoot(browser, "failed-" + re.sub(r"\W+", "-", what))
-        banner = browser.execute_script("const b = document.getElementById('banner'); return b && !b.hidden ? b.innerText : ''")
-        raise AssertionError(f"waited {seconds} s for {what}; banner: {banner!r}; page: {browser.current_url}")
-
-
-def state_text(browser):
-    # Read in the page: the tree is redrawn by every event, so element handles would go stale.
-    return browser.execute_script("const tree = document.getElementById('state'); return tree ? tree.innerText : ''")
 
 
 def item_is_read(browser, url):
@@ -77,16 +44,12 @@ def item_is_read(browser, url):
         return [null, false];""", url))
 
 
-def shoot(browser, name):
-    browser.save_screenshot(str(SHOTS / f"{name}.png"))
-
-
 def test_a_demo_in_the_dashboard(dashboard):
-    daemon, browser, url = dashboard
-    browser.get(url)
-    # The token became a cookie and left the address bar.
+    daemon, browser, bridge = dashboard
+    browser.get(bridge.url)
+    # The token went into this tab's sessionStorage and left the address bar.
     wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '#scenarios tr[data-scenario="slow-network"]'), "the scenarios")
-    assert "token" not in browser.current_url
+    assert "token" not in browser.current_url and browser.current_url == f"{bridge.base}/dashboard/#/scenarios", browser.current_url
     assert not browser.find_element(By.ID, "banner").is_displayed()
     shoot(browser, "01-scenarios")
 
@@ -103,11 +66,12 @@ def test_a_demo_in_the_dashboard(dashboard):
     wait(browser, lambda: browser.find_element(By.ID, "now").text == "2026-11-01T09:00:02Z", "the clock")
     shoot(browser, "03-items")
 
-    # A second tab on the same session, before the change.
-    first, origin = browser.current_window_handle, browser.execute_script("return location.origin")
+    # A second tab on the same session, before the change: opened with the printed URL's token (a tab keeps its own).
+    first = browser.current_window_handle
     browser.switch_to.new_window("tab")
-    browser.get(f"{origin}/dashboard/#/session/{session}")
+    browser.get(bridge.page(session))
     wait(browser, lambda: item_is_read(browser, MOCK_VIEWS)[0] is False, "the second tab's state")
+    assert browser.current_url == f"{bridge.base}/dashboard/#/session/{session}", browser.current_url
     second = browser.current_window_handle
     browser.switch_to.window(first)
 
@@ -174,10 +138,10 @@ def test_a_demo_in_the_dashboard(dashboard):
 
 
 def test_a_phone_width_screen(dashboard):
-    daemon, browser, url = dashboard
+    daemon, browser, bridge = dashboard
     daemon.call("POST", "/v1/sessions", expect=201, json={"scenario": "offline-demo", "id": "phone"})
     browser.set_window_size(390, 844)
-    browser.get(url.replace("/?token", "/?session=phone&token"))
+    browser.get(bridge.page("phone"))
     wait(browser, lambda: json.dumps(MOCK_VIEWS) in state_text(browser), "the state")
     # Nothing wider than the screen: the page does not scroll sideways.
     assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
@@ -195,13 +159,13 @@ def journal_rows(browser):
 def test_the_clock_the_store_and_a_second_tab_in_step(dashboard):
     """What a demo does besides actions: edit the store, set and play the clock, reset from elsewhere; a second tab
     follows every change, and the keyboard alone can drive the clock."""
-    daemon, browser, url = dashboard
+    daemon, browser, bridge = dashboard
     daemon.call("POST", "/v1/sessions", expect=201, json={"scenario": "offline-demo", "id": "demo"})
-    browser.get(url.replace("/?token", "/?session=demo&token"))
+    browser.get(bridge.page("demo"))
     wait(browser, lambda: json.dumps(MOCK_VIEWS) in state_text(browser), "the state")
-    first, origin = browser.current_window_handle, browser.execute_script("return location.origin")
+    first = browser.current_window_handle
     browser.switch_to.new_window("tab")
-    browser.get(f"{origin}/dashboard/#/session/demo")
+    browser.get(bridge.page("demo"))
     wait(browser, lambda: "readItems" in kv_keys(browser), "the second tab's key-value state")
     second = browser.current_window_handle
     browser.switch_to.window(first)

@@ -1,23 +1,50 @@
-"""The dashboard's files and its bridge (issue 15, item 3): served by the daemon with their content types and a
-strict Content-Security-Policy; `scenarioctl dashboard` answers only with the run's token and for its own Host and
-Origin, and what it refuses never reaches the daemon. (The pages themselves are driven in a real browser by
-Tests/browser.)"""
+"""The dashboard's files and its bridge (issue 15, item 3; issue 28, items 1–2): served by the daemon with their
+content types and a strict Content-Security-Policy; `scenarioctl dashboard` prints its URL with the run's token in
+the fragment only, serves the page's public files to anyone, answers /v1/ only with that token in an Authorization
+header (never a cookie, never a query string) and only for its own Host and Origin, sets no cookie, and what it
+refuses never reaches the daemon; while the daemon is stopped it answers 503 daemonUnavailable at once and sends no
+change on. (The pages themselves are driven in a real browser by Tests/browser.)
+
+On the old cookie-based bridge these fail at `bridge()`'s URL form (it printed `http://127.0.0.1:PORT/?token=…`);
+beyond it: a request without the token got 403, not 401 tokenRefused, /dashboard/ needed the token, the token in
+an Authorization header was refused and in a cookie accepted, and a stopped daemon gave no 503 daemonUnavailable."""
 import re
 import subprocess
+import threading
+import time
 
 import httpx
 
 from daemon import SCENARIOCTL
 
 
-def bridge(daemon):
-    """`scenarioctl dashboard` on a port the system picks: (process, base URL, token)."""
-    process = subprocess.Popen([SCENARIOCTL, "--socket", daemon.socket, "dashboard"], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-    line = process.stdout.readline()
-    match = re.search(r"(http://127\.0\.0\.1:(\d+))/\?token=([0-9a-f]{64})$", line.strip())
+def bridge(daemon, session=None):
+    """`scenarioctl dashboard [--session ID]` on a port the system picks: (process, base URL, token). Its first line
+    is `Dashboard of SOCKET: http://127.0.0.1:PORT/dashboard/#token=HEX64[&session=ID]`."""
+    process = subprocess.Popen([SCENARIOCTL, "--socket", daemon.socket, "dashboard", *(["--session", session] if session else [])],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True)
+    line = read_line(process)
+    suffix = re.escape(f"&session={session}") if session else ""
+    match = re.fullmatch(rf"Dashboard of {re.escape(daemon.socket)}: (http://127\.0\.0\.1:(\d+))/dashboard/#token=([0-9a-f]{{64}}){suffix}",
+                         line.strip())
+    if not match:
+        process.terminate()
+        process.wait(timeout=10)
     assert match, f"scenarioctl dashboard printed {line!r}"
     return process, match.group(1), match.group(3)
+
+
+def read_line(process, seconds=30):
+    """The bridge's next line of output, waiting at most `seconds` ('' if none came)."""
+    lines = []
+    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout=seconds)
+    return lines[0] if lines else ""
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
 
 
 def test_the_daemon_serves_the_dashboard_with_content_types_and_a_strict_policy(daemon_with):
@@ -38,32 +65,65 @@ def test_the_daemon_serves_the_dashboard_with_content_types_and_a_strict_policy(
 def test_the_bridge_refuses_without_the_token_and_for_a_foreign_host_or_origin(daemon_with):
     daemon = daemon_with({})
     process, base, token = bridge(daemon)
+    answers = []
     try:
-        with httpx.Client(base_url=base, timeout=10) as browser:
-            # Without the token: 403, whatever the path.
-            for method, path in [("GET", "/dashboard/"), ("GET", "/v1/health"), ("POST", "/v1/sessions")]:
+        with httpx.Client(base_url=base, timeout=10, event_hooks={"response": [answers.append]}) as browser:
+            # The page's own files hold no secret: anyone on this machine may read them, without the token.
+            for path in ["/dashboard/", "/dashboard", "/dashboard/app.js", "/dashboard/style.css", "/dashboard/icon.svg"]:
+                page = browser.get(path)
+                assert page.status_code == 200 and "content-security-policy" in page.headers, (path, page.status_code, page.text)
+            # HEAD needs no token either: the bridge carries it to the daemon and passes on what the daemon answers.
+            head = browser.head("/dashboard/")
+            assert head.status_code not in (401, 403) and head.status_code == daemon.http.head("/dashboard/").status_code, head
+            root = browser.get("/")
+            assert root.status_code == 303 and root.headers["location"] == "/dashboard/", (root.status_code, root.headers)
+            assert browser.get("/elsewhere").status_code == 404
+            # The API without the token: 401, whatever the path, and the browser is told to send a bearer token.
+            for method, path in [("GET", "/v1/health"), ("POST", "/v1/sessions"), ("GET", "/v1/sessions/default/events")]:
                 refused = browser.request(method, path, json={"scenario": "offline", "id": "no-token"} if method == "POST" else None)
-                assert refused.status_code == 403 and "token" in refused.text, (path, refused.text)
-            assert browser.get("/?token=" + "0" * 64).status_code == 403
-            # The printed URL: the token becomes a cookie and leaves the address.
-            opened = browser.get(f"/?token={token}&session=default")
-            assert opened.status_code == 303 and opened.headers["location"] == "/dashboard/#/session/default"
-            assert "HttpOnly" in opened.headers["set-cookie"] and "SameSite=Strict" in opened.headers["set-cookie"]
-            cookie = {"Cookie": f"scenariod_dashboard={token}"}
-            assert browser.get("/v1/health", headers=cookie).status_code == 200
-            page = browser.get("/dashboard/", headers=cookie)
-            assert page.status_code == 200 and "content-security-policy" in page.headers
-            # DNS rebinding (another Host) and a page of another site (another Origin): refused, token or not.
-            foreign = [{"Host": "evil.example"}, {"Host": f"attacker.example:{base.rsplit(':', 1)[1]}"},
-                       {"Origin": "http://evil.example"}, {"Origin": "null"}]
+                assert refused.status_code == 401, (path, refused.status_code, refused.text)
+                assert refused.json()["code"] == "tokenRefused" and refused.headers["www-authenticate"].lower().startswith("bearer"), (path, refused.headers, refused.text)
+            # The token anywhere but an Authorization header is no token: not in a cookie, not in the query string,
+            # not after another scheme; nor another token.
+            for headers, query in [({"Cookie": f"scenariod_dashboard={token}"}, ""), ({}, f"?token={token}"),
+                                   ({"Authorization": f"Basic {token}"}, ""), ({"Authorization": token}, ""),
+                                   (bearer("0" * 64), ""), (bearer(token[:-1]), ""), (bearer(token + "0"), "")]:
+                refused = browser.post("/v1/sessions" + query, headers=headers, json={"scenario": "offline", "id": "no-token"})
+                assert refused.status_code == 401 and refused.json()["code"] == "tokenRefused", (headers, query, refused.text)
+            assert browser.get(f"/?token={token}&session=default").status_code == 303  # the old form grants nothing
+            assert browser.get("/v1/health", headers=bearer(token)).status_code == 200
+            # DNS rebinding (another Host) and a page of another site (another Origin): refused, token or not, and
+            # for the public files too.
+            port = base.rsplit(":", 1)[1]
+            foreign = [{"Host": "evil.example"}, {"Host": f"attacker.example:{port}"}, {"Host": "127.0.0.1:1"},
+                       {"Origin": "http://evil.example"}, {"Origin": "null"}, {"Origin": "http://127.0.0.1:1"}]
             for headers in foreign:
-                refused = browser.post("/v1/sessions", headers={**cookie, **headers}, json={"scenario": "offline", "id": "foreign"})
-                assert refused.status_code == 403, (headers, refused.text)
-            same_origin = browser.post("/v1/sessions", headers={**cookie, "Origin": base}, json={"scenario": "offline", "id": "mine"})
+                refused = browser.post("/v1/sessions", headers={**bearer(token), **headers}, json={"scenario": "offline", "id": "foreign"})
+                assert refused.status_code == 403 and refused.json()["code"] == "foreignOrigin", (headers, refused.text)
+                assert browser.get("/dashboard/", headers=headers).status_code == 403, headers
+            same_origin = browser.post("/v1/sessions", headers={**bearer(token), "Origin": base}, json={"scenario": "offline", "id": "mine"})
             assert same_origin.status_code == 201, same_origin.text
+            by_name = browser.get("/v1/sessions/mine", headers={**bearer(token), "Host": f"localhost:{port}", "Origin": f"http://localhost:{port}"})
+            assert by_name.status_code == 200, by_name.text
+        # No answer set a cookie.
+        assert answers and not [a.request.url for a in answers if "set-cookie" in a.headers]
         # The daemon saw none of the refused requests: only the bridge's own session exists.
         assert [s["id"] for s in daemon.call("GET", "/v1/sessions", expect=200).json()] == ["mine"]
         assert "no-token" not in daemon.log() and "foreign" not in daemon.log()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_the_printed_url_names_the_session_and_the_bridge_keeps_running(daemon_with):
+    daemon = daemon_with({}, ["--scenario", "offline-demo"])
+    process, base, token = bridge(daemon, session="default")
+    try:
+        assert read_line(process, 10).strip(), "no second line"
+        time.sleep(0.5)
+        assert process.poll() is None, "scenarioctl dashboard stopped by itself"
+        with httpx.Client(base_url=base, timeout=10, headers=bearer(token)) as browser:
+            assert browser.get("/v1/sessions/default").status_code == 200
     finally:
         process.terminate()
         process.wait(timeout=10)
@@ -73,13 +133,12 @@ def test_the_bridge_carries_event_streams(daemon_with):
     daemon = daemon_with({}, ["--scenario", "offline-demo"])
     process, base, token = bridge(daemon)
     try:
-        cookie = {"Cookie": f"scenariod_dashboard={token}"}
-        with httpx.Client(base_url=base, timeout=10, headers=cookie) as browser:
+        with httpx.Client(base_url=base, timeout=10, headers=bearer(token)) as browser:
             with browser.stream("GET", "/v1/sessions/default/events") as stream:
                 assert stream.headers["content-type"] == "text/event-stream"
                 lines = (line.rstrip("\n") for line in stream.iter_lines())
                 seen = [next(lines), next(lines)]  # the current state comes first
-                with httpx.Client(base_url=base, timeout=10, headers=cookie) as other_tab:
+                with httpx.Client(base_url=base, timeout=10, headers=bearer(token)) as other_tab:
                     other_tab.post("/v1/sessions/default/clock/advance", json={"by": "1m"})
                 for line in lines:
                     seen.append(line)
@@ -115,7 +174,8 @@ def test_every_request_the_dashboard_makes_is_a_documented_operation():
     assert len(calls) >= 15, calls
     for method, expression in calls:
         assert known(method, template(expression)), f"{method} {expression} is not an operation of openapi/scenariod.yaml"
-    assert "new EventSource(`${base}/events`)" in script and known("GET", "/v1/sessions/x/events")
+    # The event stream is read with fetch, which carries the Authorization header (EventSource cannot send one).
+    assert "`${base}/events`" in script and not re.search(r"new\s+EventSource\s*\(", script) and known("GET", "/v1/sessions/x/events")
 
 
 def test_refused_reads_never_reach_the_daemon_and_allowed_ones_do(daemon_with):
@@ -124,27 +184,66 @@ def test_refused_reads_never_reach_the_daemon_and_allowed_ones_do(daemon_with):
     daemon = daemon_with({}, ["--log-level", "debug"])
     process, base, token = bridge(daemon)
     port = base.rsplit(":", 1)[1]
-    cookie = {"Cookie": f"scenariod_dashboard={token}"}
+    allowed_headers = bearer(token)
     # Each refusal on a path of its own, each path one the daemon answers with 200.
-    refusals = {"/v1/scenarios/first-launch": {},  # no token
-                "/v1/scenarios/feed-updates": {"Cookie": "scenariod_dashboard=" + "0" * 64},  # another token
-                "/v1/scenarios/offline-demo": {**cookie, "Host": "evil.example"},
-                "/v1/scenarios/slow-network": {**cookie, "Host": f"attacker.example:{port}"},
-                "/v1/scenarios/server-error": {**cookie, "Origin": "http://evil.example"},
-                "/v1/scenarios/empty-feed": {**cookie, "Origin": "null"}}
+    refusals = {"/v1/scenarios/first-launch": ({}, 401),  # no token
+                "/v1/scenarios/feed-updates": (bearer("0" * 64), 401),  # another token
+                "/v1/scenarios/ratings-signed-in": ({"Cookie": f"scenariod_dashboard={token}"}, 401),  # a cookie is no token
+                "/v1/scenarios/offline-demo": ({**allowed_headers, "Host": "evil.example"}, 403),
+                "/v1/scenarios/slow-network": ({**allowed_headers, "Host": f"attacker.example:{port}"}, 403),
+                "/v1/scenarios/server-error": ({**allowed_headers, "Origin": "http://evil.example"}, 403),
+                "/v1/scenarios/empty-feed": ({**allowed_headers, "Origin": "null"}, 403)}
     try:
         with httpx.Client(base_url=base, timeout=10) as browser:
-            for path, headers in refusals.items():
+            for path, (headers, status) in refusals.items():
                 refused = browser.get(path, headers=headers)
-                assert refused.status_code == 403, (path, headers, refused.text)
-            for path in refusals:
-                allowed = browser.get(path, headers={**cookie, "Origin": base})
+                assert refused.status_code == status, (path, headers, refused.status_code, refused.text)
+            refused = browser.get("/v1/scenarios/malformed-feed", params={"token": token})  # a query string is no token
+            assert refused.status_code == 401, refused.text
+            for path in [*refusals, "/v1/scenarios/malformed-feed"]:
+                allowed = browser.get(path, headers={**allowed_headers, "Origin": base})
                 assert allowed.status_code == 200 and allowed.json()["name"] == path.rsplit("/", 1)[1], allowed.text
     finally:
         process.terminate()
         process.wait(timeout=10)
     # Every allowed read is in the log by now, and it came after the refused one of its path: one line each.
     log = daemon.log().splitlines()
-    for path in refusals:
+    for path in [*refusals, "/v1/scenarios/malformed-feed"]:
         lines = [line for line in log if re.search(rf"request GET {re.escape(path)}$", line)]
         assert len(lines) == 1, (path, lines)
+
+
+def test_a_stopped_daemon_gets_503_at_once_and_no_change_is_kept_for_later(daemon_with):
+    """Stopped (its socket gone) and killed (its socket left behind, refusing): every /v1 request through the bridge
+    is answered within 1 s (the documented bound) with 503 daemonUnavailable, and a change asked meanwhile is not
+    applied once the daemon is back."""
+    daemon = daemon_with({}, ["--scenario", "offline-demo"])
+    process, base, token = bridge(daemon)
+    try:
+        with httpx.Client(base_url=base, timeout=10, headers=bearer(token)) as browser:
+            assert browser.get("/v1/health").status_code == 200
+            for outage in ("stop", "kill"):
+                getattr(daemon, outage)()
+                for method, path, body in [("GET", "/v1/health", None), ("GET", "/v1/sessions/default/state", None),
+                                           ("POST", "/v1/sessions/default/clock/advance", {"by": "1m"}),
+                                           ("PUT", "/v1/sessions/default/kv/during-outage", True),
+                                           ("GET", "/v1/sessions/default/events", None)]:
+                    started = time.monotonic()
+                    answer = browser.request(method, path, json=body)
+                    elapsed = time.monotonic() - started
+                    assert answer.status_code == 503 and answer.json()["code"] == "daemonUnavailable", (outage, method, path, answer.status_code, answer.text)
+                    assert elapsed < 1, f"{method} {path} took {elapsed:.2f} s after {outage}"
+                    assert "set-cookie" not in answer.headers
+                daemon.start()
+                deadline = time.monotonic() + 10
+                while browser.get("/v1/health").status_code != 200:
+                    assert time.monotonic() < deadline, f"the bridge did not reach the restarted daemon within 10 s ({outage})"
+                    time.sleep(0.1)
+                time.sleep(1.5)  # time for anything kept back to arrive late
+                steps = daemon.call("GET", "/v1/sessions/default/history", expect=200).json()["steps"]
+                assert [step["kind"] for step in steps] == ["start"], (outage, steps)
+                assert daemon.call("GET", "/v1/sessions/default/kv/during-outage").status_code == 404
+                assert browser.post("/v1/sessions/default/clock/advance", json={"by": "15m"}).json()["now"] == "2026-11-01T09:15:00Z"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

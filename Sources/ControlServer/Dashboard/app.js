@@ -7,22 +7,173 @@ const banner = document.getElementById("banner");
 const bannerText = document.getElementById("banner-text");
 document.getElementById("banner-close").addEventListener("click", () => { banner.hidden = true; });
 
+// The bridge's secret comes in the printed URL's fragment, which a browser never sends to a server, and stays in
+// this tab's sessionStorage, which is per origin and so per port: no other local server ever receives it (a
+// cookie would reach every port of 127.0.0.1). It goes out only as an Authorization header. Served straight from
+// the daemon's socket, the page has none and needs none.
+const tokenKey = "scenariod-dashboard-token";
+/** Moves a token in the address's fragment into sessionStorage and out of the address; run at load and on every
+ * hash change, since opening the printed URL in a tab already on the dashboard changes only the fragment. */
+function takeTokenFromAddress() {
+  if (!location.hash.startsWith("#token=")) return;
+  const given = new URLSearchParams(location.hash.slice(1));
+  sessionStorage.setItem(tokenKey, given.get("token"));
+  const session = given.get("session");
+  history.replaceState(null, "", `${location.pathname}${session ? `#/session/${encodeURIComponent(session)}` : "#/scenarios"}`);
+}
+takeTokenFromAddress();
+function withToken(headers = {}) {
+  const token = sessionStorage.getItem(tokenKey);
+  return token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
+}
+
+/** Thrown instead of sending while the daemon is stopped: the outage banner already says so. */
+class Outage extends Error {}
+
+/**
+ * Whether the daemon answers. While it does not, one banner says so, every control is disabled and nothing is
+ * sent (a click is refused, never kept to send later); the page asks every second and, once the daemon answers,
+ * enables the controls again and lets whatever waits on `back()` (the event stream) carry on.
+ */
+const connection = {
+  down: false,
+  waiting: [],
+  /** Called by the current page when the daemon is back, unless its event stream catches up by itself. */
+  onBack: null,
+
+  lost(detail) {
+    if (this.down) return;
+    this.down = true;
+    bannerText.textContent = `The daemon stopped — reconnecting… ${detail || ""}`.trim();
+    banner.classList.add("outage");
+    banner.hidden = false;
+    for (const control of document.querySelectorAll("#main button, #main input, #main select, #main textarea")) {
+      if (control.disabled) continue;
+      control.disabled = true;
+      control.dataset.outage = "";
+    }
+    const poll = setInterval(async () => {
+      try {
+        const answer = await fetch("/v1/health", { headers: withToken() });
+        if (answer.ok) { clearInterval(poll); this.found(); }
+      } catch { /* still away */ }
+    }, 1000);
+  },
+
+  found() {
+    this.down = false;
+    if (banner.classList.contains("outage")) banner.hidden = true;
+    banner.classList.remove("outage");
+    for (const control of document.querySelectorAll("#main [data-outage]")) {
+      control.disabled = false;
+      delete control.dataset.outage;
+    }
+    for (const resume of this.waiting.splice(0)) resume();
+    if (this.onBack) this.onBack();
+  },
+
+  /** Resolves once the daemon answers again. */
+  back() { return this.down ? new Promise((resume) => this.waiting.push(resume)) : Promise.resolve(); },
+};
+
 /** Calls the control API; a refusal throws an Error with the API's message and code. */
 async function api(method, path, body) {
-  const init = { method, headers: {} };
+  if (connection.down) throw new Outage("the daemon is stopped; nothing was sent");
+  const init = { method, headers: withToken() };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    connection.lost("(the dashboard's bridge does not answer; is `scenarioctl dashboard` still running?)");
+    throw new Outage("no answer");
+  }
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (response.status === 503 && data && data.code === "daemonUnavailable") {
+    connection.lost(`(${data.message})`);
+    throw new Outage(data.message);
+  }
   if (!response.ok) {
     const message = data && data.message ? `${data.message} (${data.code}, ${method} ${path})` : `${method} ${path} answered ${response.status}: ${text}`;
-    throw new Error(message);
+    throw Object.assign(new Error(message), { code: data && data.code, status: response.status });
   }
   return data;
+}
+
+/**
+ * A session's server-sent events, read with fetch so that they carry the Authorization header (EventSource cannot
+ * send one; parsed here because the page has no libraries). After an outage it reconnects by itself, resuming after
+ * the last id it saw (Last-Event-ID), until closed; `gone` hears a refusal such as a deleted session.
+ */
+function eventStream(path, handlers, gone) {
+  const stop = new AbortController();
+  let lastId = null;
+  (async () => {
+    while (!stop.signal.aborted) {
+      const headers = withToken({ Accept: "text/event-stream" });
+      if (lastId !== null) headers["Last-Event-ID"] = lastId;
+      let response;
+      try {
+        response = await fetch(path, { headers, signal: stop.signal });
+      } catch {
+        if (stop.signal.aborted) return;
+        connection.lost("(the dashboard's bridge does not answer; is `scenarioctl dashboard` still running?)");
+        await connection.back();
+        continue;
+      }
+      if (!response.ok) {
+        const data = await response.json().catch(() => null);
+        if (response.status === 503 && data && data.code === "daemonUnavailable") {
+          connection.lost(`(${data.message})`);
+          await connection.back();
+          continue;
+        }
+        gone(Object.assign(new Error(data && data.message ? `${data.message} (${data.code})` : `the event stream answered ${response.status}`),
+          { code: data && data.code }));
+        return;
+      }
+      try {
+        await readEvents(response.body, (event) => {
+          if (event.id !== null) lastId = event.id;
+          const handle = handlers[event.name];
+          if (handle) handle(event);
+        });
+      } catch { /* the connection broke: reconnect below */ }
+      // The stream ended: the daemon stopped or the session was deleted; the next request tells which.
+      if (!stop.signal.aborted) await new Promise((resume) => setTimeout(resume, 250));
+    }
+  })();
+  return { close: () => stop.abort() };
+}
+
+/** Calls `dispatch({name, data, id})` for each event of a text/event-stream body, until it ends. */
+async function readEvents(body, dispatch) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer = (buffer + value).replace(/\r\n?/g, "\n");
+    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+      const event = { name: "message", data: [], id: null };
+      for (const line of buffer.slice(0, end).split("\n")) {
+        if (line === "" || line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "event") event.name = text;
+        else if (field === "data") event.data.push(text);
+        else if (field === "id") event.id = text;
+      }
+      buffer = buffer.slice(end + 2);
+      dispatch({ name: event.name, data: event.data.join("\n"), id: event.id });
+    }
+  }
 }
 
 function showError(error) {
@@ -36,10 +187,10 @@ function showError(error) {
  */
 async function attempt(work, clearsBanner = true) {
   try {
-    if (clearsBanner) banner.hidden = true;
+    if (clearsBanner && !connection.down) banner.hidden = true;
     return await work();
   } catch (error) {
-    showError(error);
+    if (!(error instanceof Outage)) showError(error);
     return undefined;
   }
 }
@@ -61,6 +212,7 @@ function el(tag, attributes = {}, ...children) {
 }
 
 const load = (work) => attempt(work, false);
+const faults = ["timeout", "connectionReset", "connectionRefused", "offline", "cancelled"];
 const encode = (text) => encodeURIComponent(text);
 const json = (value) => JSON.stringify(value);
 
@@ -69,8 +221,11 @@ const json = (value) => JSON.stringify(value);
 let leavePage = () => {};
 
 async function route() {
+  takeTokenFromAddress();
   leavePage();
   leavePage = () => {};
+  // A list page is read again when the daemon is back; a session page's event stream catches up by itself.
+  connection.onBack = route;
   const [, page, id] = location.hash.match(/^#\/([^/]*)\/?(.*)$/) || [null, "scenarios", ""];
   for (const link of document.querySelectorAll("nav a")) {
     if (link.dataset.page === page) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
@@ -107,6 +262,18 @@ async function startSession(scenario) {
   if (session) location.hash = `#/session/${encode(session.id)}`;
 }
 
+/** A session that is not there (deleted, or a daemon that restarted without it): say so, with ways back. */
+function sessionGone(id, scenario) {
+  main.replaceChildren(
+    el("h1", {}, "No session ", el("span", { class: "mono" }, id)),
+    el("div", { class: "panel", id: "gone" },
+      el("p", {}, `There is no session ${id}: it was deleted, or the daemon restarted without it.`),
+      el("div", { class: "row" },
+        el("a", { href: "#/sessions" }, "Open sessions"),
+        el("a", { href: "#/scenarios" }, "Scenarios"),
+        scenario ? el("button", { type: "button", class: "primary", onclick: () => startSession(scenario) }, `Start a new session of ${scenario}`) : null)));
+}
+
 async function sessionsPage() {
   const sessions = await attempt(() => api("GET", "/v1/sessions"));
   if (!sessions) return;
@@ -134,8 +301,15 @@ async function sessionsPage() {
 
 async function sessionPage(id) {
   const base = `/v1/sessions/${encode(id)}`;
-  const [session, models] = await Promise.all([attempt(() => api("GET", base)), attempt(() => api("GET", "/v1/models"))]);
-  if (!session || !models) return;
+  let session, models, scenario;
+  try {
+    [session, models] = await Promise.all([api("GET", base), api("GET", "/v1/models")]);
+    scenario = await api("GET", `/v1/scenarios/${encode(session.scenario)}`).catch(() => null);
+  } catch (error) {
+    if (error.code === "unknownSession") sessionGone(id);
+    else if (!(error instanceof Outage)) showError(error);
+    return;
+  }
   const model = models.find((candidate) => candidate.name === session.model) || { actions: [], keys: [] };
   let state = null;
   // The state when the last step ended: what the next step changed is measured from it, not from a state the
@@ -156,7 +330,60 @@ async function sessionPage(id) {
   const rate = el("select", { id: "play-rate", "aria-label": "Play rate" }, ["1", "10", "60", "600"].map((r) => el("option", { value: r, selected: r === "60" }, `${r}×`)));
   const play = el("button", { type: "button", id: "play", onclick: () => togglePlay() }, "Play");
 
-  const advance = async (by) => { const answer = await attempt(() => api("POST", `${base}/clock/advance`, { by })); if (answer) now.textContent = answer.now; };
+  const nowLocal = el("span", { class: "muted", id: "now-local" });
+  const conditions = el("span", { class: "mono", id: "conditions" }, "normal");
+  const slowBy = el("input", { type: "text", id: "slow-by", value: "2s", size: "6", "aria-label": "Delay to add to every answer" });
+  const faultChoice = el("select", { id: "network-fault", "aria-label": "Transport error for every request" }, faults.map((fault) => el("option", { value: fault }, fault)));
+  const journalOpen = new Set();
+  let newestHistoryStep = 0;
+  const presenterKey = "scenariod-dashboard-presenter";
+
+  /** The clock as the API gives it (UTC) and, beside it, in the scenario's time zone when it names one. */
+  function showNow(instant) {
+    now.textContent = instant;
+    const zone = scenario && scenario.clockTimeZone;
+    nowLocal.textContent = zone ? `${new Intl.DateTimeFormat(undefined, { timeZone: zone, dateStyle: "medium", timeStyle: "medium" }).format(new Date(instant))} (${zone})` : "";
+  }
+  const advance = async (by) => { const answer = await attempt(() => api("POST", `${base}/clock/advance`, { by })); if (answer) showNow(answer.now); };
+  const setConditions = async (body) => { const answer = await attempt(() => api("PUT", `${base}/network/conditions`, body)); if (answer) showConditions(answer); };
+  function showConditions(answer) {
+    const parts = [answer.offline ? "offline" : null, answer.fault ? `every request fails: ${answer.fault}` : null, answer.delay ? `every answer ${answer.delay} later` : null].filter(Boolean);
+    conditions.textContent = parts.length ? parts.join(", ") : "normal";
+  }
+  /** A route of the scenario answering as written again (`{extends}` alone), with a fault, or with another status. */
+  function routeForm(route) {
+    const choice = el("select", { "aria-label": `How route ${route.name} answers` },
+      el("option", { value: "" }, "as written"), faults.map((fault) => el("option", { value: `fault ${fault}` }, `fault: ${fault}`)),
+      ["500", "503"].map((status) => el("option", { value: `status ${status}` }, `status ${status}`)));
+    return el("form", { class: "row", "data-route": route.name, onsubmit: (event) => {
+      event.preventDefault();
+      const [kind, value] = choice.value.split(" ");
+      const body = { extends: route.name };
+      if (kind === "fault") body.response = { fault: value };
+      if (kind === "status") body.response = { status: Number(value) };
+      attempt(() => api("PUT", `${base}/routes/${encode(route.name)}`, body));
+    } }, el("span", { class: "mono" }, route.name), choice, el("button", { type: "submit" }, "Apply"));
+  }
+  const rewindOne = () => { if (newestHistoryStep > 0) attempt(() => api("POST", `${base}/rewind`, { step: newestHistoryStep - 1 })); };
+  const reset = () => attempt(() => api("POST", `${base}/reset`));
+  function togglePresenter(on = !document.body.classList.contains("presenter")) {
+    document.body.classList.toggle("presenter", on);
+    sessionStorage.setItem(presenterKey, on ? "1" : "");
+    presenter.setAttribute("aria-pressed", String(on));
+  }
+  const presenter = el("button", { type: "button", id: "presenter", "aria-pressed": "false", onclick: () => togglePresenter() }, "Presenter mode");
+  /** Keys for a presenter, when no field has the focus: next step (advance the clock), rewind one, reset, play, mode. */
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || connection.down) return;
+    if (event.target.closest && event.target.closest("input, textarea, select")) return;
+    const keys = { n: () => advance(duration.value.trim()), ArrowRight: () => advance(duration.value.trim()), b: rewindOne, ArrowLeft: rewindOne,
+      r: reset, p: () => togglePresenter(), " ": () => togglePlay() };
+    const work = keys[event.key];
+    if (!work) return;
+    event.preventDefault();
+    work();
+  }
+  document.addEventListener("keydown", onKey);
 
   function togglePlay() {
     if (playing) {
@@ -170,7 +397,7 @@ async function sessionPage(id) {
       if (!playing || playing.busy) return;
       playing.busy = true;
       // Marked as a play's move, so the history keeps the whole play as one step.
-      try { await api("POST", `${base}/clock/advance`, { by: `${Number(rate.value) * 250}ms`, play: true }); } catch (error) { showError(error); togglePlay(); }
+      try { await api("POST", `${base}/clock/advance`, { by: `${Number(rate.value) * 250}ms`, play: true }); } catch (error) { if (!(error instanceof Outage)) showError(error); togglePlay(); }
       if (playing) playing.busy = false;
     }, 250) };
     play.textContent = "Pause";
@@ -180,7 +407,7 @@ async function sessionPage(id) {
     title,
     el("div", { class: "row" },
       // What a change did arrives through the event stream, as it does for a change made anywhere else.
-      el("button", { type: "button", onclick: () => attempt(() => api("POST", `${base}/reset`)) }, "Reset"),
+      el("button", { type: "button", id: "reset", onclick: reset }, "Reset"),
       el("button", { type: "button", onclick: async () => { if (await attempt(() => api("DELETE", base).then(() => true))) location.hash = "#/sessions"; } }, "Delete"),
       el("form", { class: "row", id: "save", onsubmit: async (event) => {
         event.preventDefault();
@@ -189,15 +416,17 @@ async function sessionPage(id) {
           const started = await attempt(() => api("POST", "/v1/sessions", { scenario: saved.scenario }));
           if (started) location.hash = `#/session/${encode(started.id)}`;
         }
-      } }, saveName, el("button", { type: "submit" }, "Save as scenario"))),
+      } }, saveName, el("button", { type: "submit" }, "Save as scenario")),
+      presenter),
+    el("p", { class: "keys muted" }, "Keys: n or → next step (advance the clock by the duration below) · b or ← go back one step · r reset · space play or pause · p presenter mode"),
     el("div", { class: "grid" },
       el("div", {},
         el("section", { class: "panel", "aria-labelledby": "state-title" }, el("h2", { id: "state-title" }, "State"), stateTree),
-        el("section", { class: "panel", "aria-labelledby": "journal-title" }, el("h2", { id: "journal-title" }, "Journal"),
+        el("section", { class: "panel developer", "aria-labelledby": "journal-title" }, el("h2", { id: "journal-title" }, "Journal"),
           el("table", { id: "journal" }, el("thead", {}, el("tr", {}, ["#", "Time", "Request", "Route", "Answer"].map((t) => el("th", {}, t)))), journalBody))),
       el("div", {},
         el("section", { class: "panel", "aria-labelledby": "clock-title" }, el("h2", { id: "clock-title" }, "Clock"),
-          el("div", { class: "row" }, now),
+          el("div", { class: "row" }, now, nowLocal),
           el("div", { class: "row" },
             el("button", { type: "button", onclick: () => advance("1s") }, "+1 s"),
             el("button", { type: "button", onclick: () => advance("1m") }, "+1 min"),
@@ -207,14 +436,26 @@ async function sessionPage(id) {
           el("form", { class: "row", id: "set-clock", onsubmit: async (event) => {
             event.preventDefault();
             const answer = await attempt(() => api("PUT", `${base}/clock`, { now: instant.value.trim() }));
-            if (answer) now.textContent = answer.now;
+            if (answer) showNow(answer.now);
           } }, instant, el("button", { type: "submit" }, "Set")),
           el("div", { class: "row" }, rate, play)),
+        el("section", { class: "panel", "aria-labelledby": "network-title", id: "network" }, el("h2", { id: "network-title" }, "Network"),
+          el("div", { class: "row" }, "Now: ", conditions),
+          el("div", { class: "row" },
+            el("button", { type: "button", id: "network-normal", onclick: () => setConditions({}) }, "Normal"),
+            el("button", { type: "button", id: "network-offline", onclick: () => setConditions({ offline: true }) }, "Offline")),
+          el("form", { class: "row", id: "network-slow", onsubmit: (event) => { event.preventDefault(); setConditions({ delay: slowBy.value.trim() }); } },
+            slowBy, el("button", { type: "submit" }, "Slow down every answer")),
+          el("form", { class: "row", id: "network-fail", onsubmit: (event) => { event.preventDefault(); setConditions({ fault: faultChoice.value }); } },
+            faultChoice, el("button", { type: "submit" }, "Fail every request")),
+          scenario && scenario.routes.length ? el("details", { class: "routes" }, el("summary", {}, "One route at a time (until a reset)"), scenario.routes.map(routeForm)) : null),
         el("section", { class: "panel", "aria-labelledby": "actions-title" }, el("h2", { id: "actions-title" }, "Actions"),
           model.actions.map((action) => actionForm(action))),
-        el("section", { class: "panel", "aria-labelledby": "kv-title" }, el("h2", { id: "kv-title" }, "Key-value state"), keyValues),
-        el("section", { class: "panel", "aria-labelledby": "history-title" }, el("h2", { id: "history-title" }, "History"), historyList))),
+        el("section", { class: "panel developer", "aria-labelledby": "kv-title" }, el("h2", { id: "kv-title" }, "Key-value state"), keyValues),
+        el("section", { class: "panel developer", "aria-labelledby": "history-title" }, el("h2", { id: "history-title" }, "History"), historyList))),
   );
+
+  togglePresenter(sessionStorage.getItem(presenterKey) === "1");
 
   function actionForm(action) {
     const inputs = action.arguments.map((argument) => {
@@ -252,17 +493,34 @@ async function sessionPage(id) {
     stateTree.replaceChildren(...treeItems(next, before, before !== null));
   }
 
-  /** The value as nested lists; a leaf that differs from `previous` (or is new) is marked changed. */
+  /**
+   * The value as nested lists; a leaf that differs from `previous` (or is new) is marked changed. The items of a
+   * list that carry an identity (`id`, `key`, `url` or `name`, distinct in every item) are compared with the item of
+   * the same identity, not the same position, so an item inserted at the top marks itself, not every item below.
+   */
   function treeItems(value, previous, compare) {
     if (value === null || typeof value !== "object") return [leaf(value, previous, compare)];
+    const identity = Array.isArray(value) ? identityOf(value) : null;
+    const earlier = identity && Array.isArray(previous) && identityOf(previous) === identity
+      ? new Map(previous.map((item) => [json(item[identity]), item])) : null;
     const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
     return entries.map(([key, child]) => {
-      const before = previous && typeof previous === "object" ? previous[key] : undefined;
+      const before = earlier ? earlier.get(json(child[identity])) : previous && typeof previous === "object" ? previous[key] : undefined;
       const isContainer = child !== null && typeof child === "object";
-      return el("li", { "data-key": key },
+      return el("li", { "data-key": key, "data-id": identity ? String(child[identity]) : undefined },
         el("span", { class: "key" }, Array.isArray(value) ? `[${key}]` : key), ": ",
-        isContainer ? el("ul", {}, treeItems(child, before, compare && before !== undefined)) : leaf(child, before, compare));
+        // A new container is new all through: every leaf in it is marked.
+        isContainer ? el("ul", {}, treeItems(child, before, compare)) : leaf(child, before, compare));
     });
+  }
+
+  /** The field that names each item of `list`, when every item is an object with a distinct scalar in it. */
+  function identityOf(list) {
+    if (list.length === 0 || !list.every((item) => item !== null && typeof item === "object" && !Array.isArray(item))) return null;
+    return ["id", "key", "url", "name"].find((field) => {
+      const values = list.map((item) => item[field]);
+      return values.every((v) => v !== null && v !== undefined && typeof v !== "object") && new Set(values.map(json)).size === list.length;
+    }) || null;
   }
 
   function leaf(value, previous, compare) {
@@ -271,6 +529,7 @@ async function sessionPage(id) {
     return el("span", { class: `${kind}${changed ? " changed" : ""}` }, kind === "string" ? json(value) : String(value));
   }
 
+  /** A journal row; its first cell opens the entry to its request, answer, route and near misses. */
   function showEntry(entry) {
     journal.set(entry.sequence, entry);
     const answer = entry.pending ? el("span", { class: "status-pending" }, `pending (until ${entry.deliversAt})`)
@@ -278,16 +537,50 @@ async function sessionPage(id) {
       : el("span", { class: "status-bad" }, entry.fault || entry.outcome || "");
     const delay = entry.deliversAt ? ` · after ${delayText(Date.parse(entry.deliversAt) - Date.parse(entry.time))}` : "";
     const misses = entry.nearMisses && entry.nearMisses.length
-      ? el("ul", { class: "misses" }, entry.nearMisses.map((miss) => el("li", {}, `route ${miss.route} differs in ${miss.field}: expected ${miss.expected}, got ${miss.actual}`)))
+      ? el("ul", { class: "misses" }, entry.nearMisses.map((miss) => el("li", {}, nearMissText(miss))))
       : null;
+    const open = journalOpen.has(entry.sequence);
+    const toggle = el("button", { type: "button", class: "disclose", "aria-expanded": String(open), "aria-label": `Details of request ${entry.sequence}`,
+      onclick: () => {
+        if (journalOpen.has(entry.sequence)) journalOpen.delete(entry.sequence); else journalOpen.add(entry.sequence);
+        showEntry(journal.get(entry.sequence));
+      } }, open ? "▾" : "▸");
     const row = el("tr", { "data-sequence": entry.sequence },
-      el("td", {}, entry.sequence),
+      el("td", {}, toggle, " ", entry.sequence),
       el("td", { class: "mono" }, entry.time),
       el("td", { class: "wrap" }, el("span", { class: "mono" }, `${entry.method} ${entry.url}`), misses),
       el("td", {}, entry.route || (entry.live ? "live" : entry.service || "no route"), entry.override ? " (override)" : ""),
       el("td", { class: "answer" }, answer, entry.pending ? "" : delay, entry.condition ? ` · ${entry.condition}` : ""));
+    const rows = [row, open ? el("tr", { class: "entry-details", "data-details": entry.sequence }, el("td", { colspan: "5" }, entryDetails(entry))) : null].filter(Boolean);
     const existing = journalBody.querySelector(`tr[data-sequence="${entry.sequence}"]`);
-    if (existing) existing.replaceWith(row); else journalBody.append(row);
+    const details = journalBody.querySelector(`tr[data-details="${entry.sequence}"]`);
+    if (details) details.remove();
+    if (existing) existing.replaceWith(...rows); else journalBody.append(...rows);
+  }
+
+  const nearMissText = (miss) => `route ${miss.route} differs in ${miss.field}: expected ${miss.expected}, got ${miss.actual}`;
+
+  /** What the journal knows of one request: as sent, what it got, the route that answered and why others did not. */
+  function entryDetails(entry) {
+    const route = entry.route && scenario ? scenario.routes.find((candidate) => candidate.name === entry.route) : null;
+    let body = entry.body || "";
+    try { body = body ? JSON.stringify(JSON.parse(body), null, 2) : ""; } catch { /* not JSON: shown as sent */ }
+    const got = entry.pending ? `pending: ${entry.status !== undefined ? entry.status : `fault ${entry.fault}`} at ${entry.deliversAt}`
+      : entry.status !== undefined ? `status ${entry.status}` : entry.fault ? `fault ${entry.fault}` : entry.outcome || "no answer";
+    return el("div", { class: "details" },
+      el("h3", {}, "Request"),
+      el("pre", { class: "mono" }, [`${entry.method} ${entry.url}`, ...entry.headers].join("\n") + (body ? `\n\n${body}` : "")),
+      el("h3", {}, "Answer"),
+      el("p", {}, got, entry.deliversAt && !entry.pending ? `, delivered at ${entry.deliversAt}` : "", entry.condition ? ` (network: ${entry.condition})` : ""),
+      el("h3", {}, "Route"),
+      el("p", {}, entry.route ? `${entry.route}${entry.override ? ", a route given to this session" : ""}` : entry.live ? "none: the live network answered" : "none matched",
+        route ? el("span", { class: "muted" }, ` — ${route.method || "any method"} ${route.url || "any URL"}, answers ${route.answers.map(answerSummary).join(", then ") || "live"}`) : ""),
+      entry.nearMisses && entry.nearMisses.length ? [el("h3", {}, "Why no route matched"), el("ul", { class: "misses" }, entry.nearMisses.map((miss) => el("li", {}, nearMissText(miss))))] : null);
+  }
+
+  /** `200`, `503 after 2s`, `fault timeout`, as the API's own summaries read. */
+  function answerSummary(answer) {
+    return `${answer.status !== undefined ? answer.status : `fault ${answer.fault}`}${answer.delay ? ` after ${answer.delay}` : ""}${answer.after ? ` once ${answer.after} answered` : ""}`;
   }
 
   /** A delay in milliseconds as scenariod writes durations: 2s, 750ms, 1m30s. */
@@ -308,10 +601,16 @@ async function sessionPage(id) {
     body.entries.forEach(showEntry);
   }
 
+  async function refreshConditions() {
+    const answer = await load(() => api("GET", `${base}/network/conditions`));
+    if (answer) showConditions(answer);
+  }
+
   async function refreshHistory() {
     const history = await load(() => api("GET", `${base}/history`));
     if (!history) return undefined;
     const last = history.steps.length - 1;
+    newestHistoryStep = last;
     historyList.replaceChildren(
       ...history.steps.map((step) => el("li", { "data-step": step.step, class: step.step === last ? "current" : "" },
         el("span", {}, el("span", { class: "mono" }, `${step.step}. ${step.time}`), " ", step.summary),
@@ -371,8 +670,8 @@ async function sessionPage(id) {
   async function refreshAll() {
     const [current, clock] = await Promise.all([load(() => api("GET", `${base}/state`)), load(() => api("GET", `${base}/clock`))]);
     if (current !== undefined) showState(current);
-    if (clock) now.textContent = clock.now;
-    await Promise.all([refreshJournal(), refreshHistory(), refreshKeyValues()]);
+    if (clock) showNow(clock.now);
+    await Promise.all([refreshJournal(), refreshHistory(), refreshKeyValues(), refreshConditions()]);
   }
 
   // MARK: Live
@@ -382,25 +681,30 @@ async function sessionPage(id) {
   // the history, the key-value state and, after a rewind, reset or clear, the whole journal are read again. This
   // tab's own changes are shown the same way, so it reads nothing twice.
   let newestStep = Infinity; // so the first event reads the journal again, in case it changed while the page loaded
-  const events = new EventSource(`${base}/events`);
-  events.addEventListener("stateChanged", (event) => showState(JSON.parse(event.data)));
-  events.addEventListener("requestJournaled", (event) => showEntry(JSON.parse(event.data)));
-  events.addEventListener("clockMoved", (event) => { now.textContent = JSON.parse(event.data).now; });
   stepStart = state;
-  events.addEventListener("historyChanged", async (event) => {
-    stepStart = state;
-    const newest = JSON.parse(event.data).newestStep;
-    const history = await refreshHistory();
-    const kind = history && history.steps.length ? history.steps[history.steps.length - 1].kind : "";
-    if (newest < newestStep || kind === "reset" || kind === "clearJournal") await refreshJournal();
-    newestStep = newest;
-    await refreshKeyValues();
+  connection.onBack = null;
+  const events = eventStream(`${base}/events`, {
+    stateChanged: (event) => showState(JSON.parse(event.data)),
+    requestJournaled: (event) => showEntry(JSON.parse(event.data)),
+    clockMoved: (event) => showNow(JSON.parse(event.data).now),
+    historyChanged: async (event) => {
+      stepStart = state;
+      const newest = JSON.parse(event.data).newestStep;
+      const history = await refreshHistory();
+      const kind = history && history.steps.length ? history.steps[history.steps.length - 1].kind : "";
+      if (newest < newestStep || kind === "reset" || kind === "clearJournal") await refreshJournal();
+      newestStep = newest;
+      await Promise.all([refreshKeyValues(), refreshConditions()]);
+    },
+    // Missed events no longer kept (or a daemon that restarted): read everything again.
+    gap: () => refreshAll(),
+  }, (error) => {
+    if (error.code !== "unknownSession") { showError(new Error(`The event stream of session ${id} ended: ${error.message}`)); return; }
+    leavePage();
+    leavePage = () => {};
+    sessionGone(id, session.scenario);
   });
-  events.addEventListener("gap", () => refreshAll());
-  events.addEventListener("error", () => {
-    if (events.readyState === EventSource.CLOSED) showError(new Error(`the event stream of session ${id} ended; the session may have been deleted`));
-  });
-  leavePage = () => { events.close(); if (playing) togglePlay(); };
+  leavePage = () => { events.close(); if (playing) togglePlay(); document.removeEventListener("keydown", onKey); togglePresenter(false); };
 }
 
 window.addEventListener("hashchange", route);
