@@ -135,6 +135,9 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // A team's daemon for the end-to-end and system tests: one Model and one service of its own (scenariod's
+        // Models use none), so the service API is driven over a socket. Built by every build, never packaged.
+        .executableTarget(name: "fixtured", dependencies: ["ScenarioDaemon", "Fakes", "Services"], path: "Tests/Fixtures/fixtured"),
 
         .testTarget(name: "FakesTests", dependencies: ["Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The live services against servers and database files the tests create; never the internet.

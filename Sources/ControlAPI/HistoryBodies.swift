@@ -8,7 +8,7 @@ public struct HistoryBody: Codable, Sendable, Hashable {
         /// 0 for the start, then 1, 2…; `POST …/rewind` takes it.
         public var step: Int
         /// `start`, `action`, `advanceClock`, `playClock` (a play's moves, one after another), `setClock`, `setKeyValue`, `removeKeyValue`, `replaceServiceState`,
-        /// `setRoute`, `removeRoute`, `setNetworkConditions`, `clearJournal` or `reset`.
+        /// `patchServiceState` (a JSON merge patch of a service's state), `setRoute`, `removeRoute`, `setNetworkConditions`, `clearJournal` or `reset`.
         public var kind: String
         /// One line for people: `action markRead {"id":"…"}`, `advance the clock by 2s`.
         public var summary: String

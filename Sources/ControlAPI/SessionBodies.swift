@@ -143,7 +143,9 @@ public struct ServiceListBody: Codable, Sendable, Hashable {
     public init(services: [Service]) { self.services = services }
 }
 
-/// `GET` and `PUT /v1/sessions/{id}/services/{name}`, and the data of the `serviceChanged` event.
+/// The data of the `serviceChanged` event: which service changed, and its fake's whole state in the shape
+/// `GET /v1/sessions/{id}/services/{name}` answers and `PUT` takes (those two speak the bare state; the name is in
+/// their path).
 public struct ServiceStateBody: Codable, Sendable, Hashable {
     /// The service's name.
     public var service: String

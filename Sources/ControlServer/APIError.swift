@@ -8,6 +8,8 @@ import ScenarioHost
 struct APIError: Error {
     var status: HTTPResponse.Status
     var body: APIErrorBody
+    /// Headers the refusal needs besides the body's (`Accept-Patch` on a 415).
+    var headers: HTTPFields = [:]
 
     init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
         self.status = status
@@ -31,7 +33,9 @@ struct APIError: Error {
 
     /// The JSON response that says this error.
     var response: Response {
-        JSONResponse.make(body, status: status)
+        var response = JSONResponse.make(body, status: status)
+        response.headers.append(contentsOf: headers)
+        return response
     }
 
     static func bodyTooLarge(limit: Int) -> APIError {

@@ -22,12 +22,14 @@ public struct ControlResponder: Sendable {
     /// Answers one request: its status and its body as the routes write it (an event stream keeps writing until
     /// the session ends or the stream is dropped).
     /// - Parameters:
-    ///   - method: `GET`, `POST`, `PUT` or `DELETE`.
+    ///   - method: `GET`, `POST`, `PUT`, `PATCH` or `DELETE`.
     ///   - path: The percent-encoded path, `/v1/sessions/s1/state`.
     ///   - body: A JSON body, or nil.
-    public func respond(method: String, path: String, body: Data?) async -> (status: Int, body: AsyncThrowingStream<ByteBuffer, any Error>) {
+    ///   - contentType: The body's media type (`application/merge-patch+json` for a `PATCH`).
+    public func respond(method: String, path: String, body: Data?,
+                        contentType: String = "application/json") async -> (status: Int, body: AsyncThrowingStream<ByteBuffer, any Error>) {
         var head = HTTPRequest(method: HTTPRequest.Method(method) ?? .get, scheme: nil, authority: "localhost", path: path)
-        if body != nil { head.headerFields[.contentType] = "application/json" }
+        if body != nil { head.headerFields[.contentType] = contentType }
         let request = Request(head: head, body: RequestBody(buffer: ByteBuffer(bytes: body ?? Data())))
         // Routes read only the logger and path parameters from their context; no connection stands behind it.
         var context = ControlRequestContext(source: .init(channel: EmbeddedChannel(), logger: logger))

@@ -45,6 +45,9 @@ extension HistoryBody.Step {
         case .removeKeyValue(let key): ("removeKeyValue", "remove key \(key)", ["key": .string(key)])
         case .replaceServiceState(let service, let state):
             ("replaceServiceState", "replace the state of service \(service)", ["service": .string(service), "state": state])
+        case .patchServiceState(let service, let patch, _):
+            ("patchServiceState", "patch the state of service \(service) with \(String(decoding: patch.jsonData, as: UTF8.self))",
+             ["service": .string(service), "patch": patch])
         case .setRoute(let name, let json, _): ("setRoute", "set route \(name)", ["route": .string(name), "body": json])
         case .removeRoute(let name): ("removeRoute", "remove route \(name)", ["route": .string(name)])
         case .setNetworkConditions(let conditions):

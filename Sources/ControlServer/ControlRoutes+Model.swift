@@ -68,15 +68,20 @@ extension ControlRoutes {
             }
             return JSONResponse.make(ServiceListBody(services: services))
         }
+        // GET, PUT and PATCH all speak the bare state, so what GET answers can be sent back by PUT unchanged (the
+        // service's name is in the path, and the list above says what each service is).
         router.get("/v1/sessions/:session/services/:service") { _, context in
-            let name = try parameter("service", of: context)
-            return JSONResponse.make(ServiceStateBody(service: name, state: try await session(context).serviceState(name)))
+            JSONResponse.make(try await session(context).serviceState(try parameter("service", of: context)))
         }
         router.put("/v1/sessions/:session/services/:service") { request, context in
             let state = try await JSONBody.value(of: request, emptyMeans: nil)
             let name = try parameter("service", of: context)
-            let stored = try await session(context).replaceServiceState(name, with: state)
-            return JSONResponse.make(ServiceStateBody(service: name, state: stored))
+            return JSONResponse.make(try await session(context).replaceServiceState(name, with: state))
+        }
+        router.patch("/v1/sessions/:session/services/:service") { request, context in
+            let patch = try await JSONBody.mergePatch(of: request)
+            let name = try parameter("service", of: context)
+            return JSONResponse.make(try await session(context).patchServiceState(name, with: patch))
         }
     }
 

@@ -14,6 +14,7 @@ final class EndpointRouter {
     func post(_ path: String, use handler: @escaping Handler) { endpoints.append((.post, path, handler)) }
     func put(_ path: String, use handler: @escaping Handler) { endpoints.append((.put, path, handler)) }
     func delete(_ path: String, use handler: @escaping Handler) { endpoints.append((.delete, path, handler)) }
+    func patch(_ path: String, use handler: @escaping Handler) { endpoints.append((.patch, path, handler)) }
 
     /// The router serving every endpoint added, behind the error middleware.
     func makeRouter() -> Router<ControlRequestContext> {

@@ -2,8 +2,8 @@ public import Services
 import Synchronization
 
 /// What the fake of a team's service receives from its session: its state, which the scenario's section seeds and
-/// the control API reads and replaces (`GET`/`PUT /v1/sessions/{id}/services/NAME`); the session's clock and
-/// randomness; and the session's journal, for interactions a test wants to see.
+/// the control API reads, replaces and patches (`GET`/`PUT`/`PATCH /v1/sessions/{id}/services/NAME`); the session's
+/// clock and randomness; and the session's journal, for interactions a test wants to see.
 ///
 /// A fake keeps everything it knows in ``state`` and changes it only through ``update(_:)``, so that a client
 /// sees every change (a `serviceChanged` event once the Model settles) and a reset restores the scenario's state.
@@ -52,7 +52,7 @@ public final class ServiceFakeContext<State: Codable & Sendable & Equatable>: Se
     /// Counts changes, so the session publishes only states that changed.
     package var version: Int { storage.withLock { $0.version } }
 
-    /// Replaces the whole state (the control API's `PUT`).
+    /// Replaces the whole state (the control API's `PUT`, and its `PATCH` once the patch is applied).
     package func replace(with state: State) {
         update { $0 = state }
     }

@@ -14,19 +14,22 @@ public protocol ControlTransport: Sendable {
 
 /// One request of the control API.
 public struct ControlRequest: Sendable {
-    /// `GET`, `POST`, `PUT` or `DELETE`.
+    /// `GET`, `POST`, `PUT`, `PATCH` or `DELETE`.
     public var method: String
     /// The path with its percent-encoded segments, `/v1/sessions/s1/state`.
     public var path: String
     /// A JSON body, or nil.
     public var body: Data?
+    /// The body's media type: `application/json`, or `application/merge-patch+json` for a `PATCH`.
+    public var contentType: String
     /// True for an event stream, which never ends on its own (no time limit applies).
     public var streaming: Bool
 
-    public init(method: String, path: String, body: Data? = nil, streaming: Bool = false) {
+    public init(method: String, path: String, body: Data? = nil, contentType: String = "application/json", streaming: Bool = false) {
         self.method = method
         self.path = path
         self.body = body
+        self.contentType = contentType
         self.streaming = streaming
     }
 }

@@ -131,14 +131,28 @@ public struct ScenarioClient: Sendable {
     public func services(session: String = defaultSession) async throws -> [ServiceListBody.Service] {
         try await (get(sessionPath(session, "/services")) as ServiceListBody).services
     }
-    /// The state of the fake of service `name`.
+    /// The state of the fake of service `name`: what ``setServiceState(_:to:session:)`` takes, so it can be sent back
+    /// changed.
     public func serviceState(_ name: String, session: String = defaultSession) async throws -> JSONValue {
-        try await (get(sessionPath(session, "/services/\(segment(name))")) as ServiceStateBody).state
+        try await get(sessionPath(session, "/services/\(segment(name))"))
     }
     /// Replaces the whole state of the fake of service `name`; returns it as stored.
     @discardableResult
     public func setServiceState(_ name: String, to state: JSONValue, session: String = defaultSession) async throws -> JSONValue {
-        try await (send("PUT", sessionPath(session, "/services/\(segment(name))"), body: state) as ServiceStateBody).state
+        try await send("PUT", sessionPath(session, "/services/\(segment(name))"), body: state)
+    }
+    /// Changes part of the state of the fake of service `name` with a JSON merge patch (RFC 7396) and returns the
+    /// whole state as stored: an object's members replace the state's, objects merging key by key, and a `null`
+    /// member removes its key (`["display": ["theme": "dark"], "nickname": nil]`); any other value replaces the
+    /// whole state. The result is checked as a state given to ``setServiceState(_:to:session:)`` is, and a refusal
+    /// changes nothing.
+    /// - Parameters:
+    ///   - name: The service's name, its scenario section.
+    ///   - patch: The merge patch: usually an object of the members to change.
+    ///   - session: The session; the daemon's default session unless given.
+    @discardableResult
+    public func patchServiceState(_ name: String, with patch: JSONValue, session: String = defaultSession) async throws -> JSONValue {
+        try await send("PATCH", sessionPath(session, "/services/\(segment(name))"), body: patch, contentType: "application/merge-patch+json")
     }
 
     // MARK: Journal
@@ -206,8 +220,10 @@ public struct ScenarioClient: Sendable {
         try await decode(transport.send(ControlRequest(method: "GET", path: path)))
     }
 
-    private func send<Response: Decodable>(_ method: String, _ path: String, body: some Encodable = JSONValue.object([:])) async throws -> Response {
-        try await decode(transport.send(ControlRequest(method: method, path: path, body: try JSONEncoder.services.encode(body))))
+    private func send<Response: Decodable>(_ method: String, _ path: String, body: some Encodable = JSONValue.object([:]),
+                                           contentType: String = "application/json") async throws -> Response {
+        try await decode(transport.send(ControlRequest(method: method, path: path, body: try JSONEncoder.services.encode(body),
+                                                       contentType: contentType)))
     }
 
     private func sendExpectingNoContent(_ method: String, _ path: String, body: JSONValue? = nil) async throws {

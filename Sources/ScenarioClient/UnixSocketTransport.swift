@@ -36,7 +36,7 @@ struct UnixSocketTransport: ControlTransport {
         var outgoing = HTTPClientRequest(url: base + request.path)
         outgoing.method = HTTPMethod(rawValue: request.method)
         if let body = request.body {
-            outgoing.headers.add(name: "Content-Type", value: "application/json")
+            outgoing.headers.add(name: "Content-Type", value: request.contentType)
             outgoing.body = .bytes(ByteBuffer(data: body))
         }
         let response: HTTPClientResponse

@@ -66,6 +66,18 @@ public enum ServiceStateDecoding {
             codingPath.map { key in key.intValue.map(Step.index) ?? .key(key.stringValue) }
         }
         switch error {
+    /// `/a/b/2` (RFC 6901, `~` and `/` in a key escaped), or `/` for the value's top, as a session's overrides write
+    /// where their problems are.
+    public static func pointer(to path: [Step]) -> String {
+        guard !path.isEmpty else { return "/" }
+        return path.map { step in
+            switch step {
+            case .key(let key): "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            case .index(let index): "/\(index)"
+            }
+        }.joined()
+    }
+
         case .keyNotFound(let key, let context):
             let path = steps(context.codingPath)
             return Failure(path: path, message: "\(describe(path, section: section)) is missing the required key '\(key.stringValue)'.")

@@ -370,12 +370,35 @@ public actor Session {
         return stored
     }
 
+    /// Changes part of the state of the fake of service `name` with a JSON merge patch (RFC 7396: objects merge key
+    /// by key, a `null` member removes its key, anything else replaces what it patches), then stores the result as
+    /// ``replaceServiceState(_:with:)`` stores a whole state: the same checks, the same events, one step of the
+    /// history. Returns the state as stored.
+    /// - Throws: ``HostError`` `.invalidServiceState` when the patched state is not one the service takes, with the
+    ///   message a replacement by that state would get.
+    @discardableResult
+    public func patchServiceState(_ name: String, with patch: JSONValue) async throws(HostError) -> JSONValue {
+        await takeTurn()
+        defer { endTurn() }
+        let (definition, fake) = try serviceFake(name)
+        let patched = definition.encode(fake.state()).mergePatched(with: patch)
+        let stored = try await replaceServiceStateNow(name, patched)
+        // The step keeps the patch, which the history shows as the client sent it, and the whole state it made,
+        // which a rewind replaces the state with (as setRoute keeps both the JSON and the route it was read as).
+        // Replaying the state rather than the patch makes the replay exact by construction, through the same path
+        // a PUT's replay takes, instead of relying on the fake holding the same state at that step again.
+        await remember(.patchServiceState(service: name, patch: patch, state: patched))
+        return stored
+    }
+
     private func replaceServiceStateNow(_ name: String, _ json: JSONValue) async throws(HostError) -> JSONValue {
         let (definition, fake) = try serviceFake(name)
         switch ServiceStateDecoding.decode(json, for: definition, section: name) {
         case .success(let state): fake.replace(state)
         case .failure(let failures):
-            throw HostError(.invalidServiceState, failures.list.map(\.message).joined(separator: " "))
+            // Each problem at its JSON pointer in the state, as a session's overrides place theirs.
+            let problems = failures.list.map { "\(ServiceStateDecoding.pointer(to: $0.path)): \($0.message)" }
+            throw HostError(.invalidServiceState, problems.joined(separator: " "))
         }
         logger.info("state of service '\(name)' replaced")
         try await publishStateIfChanged()
@@ -635,7 +658,8 @@ public actor Session {
         case .advanceClock, .setClock, .play: _ = try await moveClockNow(change)
         case .setKeyValue(let key, let value): try await setKeyValueNow(key, value)
         case .removeKeyValue(let key): try await removeKeyValueNow(key)
-        case .replaceServiceState(let service, let state): _ = try await replaceServiceStateNow(service, state)
+        case .replaceServiceState(let service, let state), .patchServiceState(let service, _, let state):
+            _ = try await replaceServiceStateNow(service, state)
         case .setRoute(_, _, let route): try await live().network.setRoute(route)
         case .removeRoute(let name): try await removeRouteNow(name)
         case .setNetworkConditions(let conditions): try await live().network.setConditions(conditions)

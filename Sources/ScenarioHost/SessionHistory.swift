@@ -19,6 +19,9 @@ public struct SessionHistory: Sendable {
         case setKeyValue(key: String, value: JSONValue)
         case removeKeyValue(key: String)
         case replaceServiceState(service: String, state: JSONValue)
+        /// A JSON merge patch of a service's state: as the client sent it, and the whole state it made, which a
+        /// replay stores again.
+        case patchServiceState(service: String, patch: JSONValue, state: JSONValue)
         /// A route set on the running session: as the client wrote it, and as it was read.
         case setRoute(name: String, json: JSONValue, route: Route)
         case removeRoute(name: String)

@@ -10,7 +10,8 @@ struct InProcessTransport: ControlTransport {
     var endpoint: String { "in-process" }
 
     func send(_ request: ControlRequest) async throws -> ControlResponse {
-        let (status, body) = await responder.respond(method: request.method, path: request.path, body: request.body)
+        let (status, body) = await responder.respond(method: request.method, path: request.path, body: request.body,
+                                                     contentType: request.contentType)
         return ControlResponse(status: status, body: body)
     }
 }

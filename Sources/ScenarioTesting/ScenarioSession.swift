@@ -38,6 +38,13 @@ public struct ScenarioSession: Sendable {
         try await client.setServiceState(name, to: json, session: id)
     }
 
+    /// Changes part of the state of the fake of a service the team defines with a JSON merge patch (RFC 7396):
+    /// `["permission": "denied"]` changes one member and keeps the rest, a `nil` member removes its key. The
+    /// patched state is checked as a whole state given to ``setServiceState(_:to:)`` is.
+    public func patchServiceState(_ name: String, with patch: JSONValue) async throws {
+        try await client.patchServiceState(name, with: patch, session: id)
+    }
+
     /// Moves the session's clock forward (`250ms`, `2s`, `15m`); what falls due has run when this returns.
     @discardableResult
     public func advanceClock(by duration: String) async throws -> Date {

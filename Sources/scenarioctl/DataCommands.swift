@@ -57,56 +57,6 @@ struct KeyValue: AsyncParsableCommand {
     }
 }
 
-struct ServiceCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "service", abstract: "List the services the daemon's team defines; read and replace a fake's state.",
-        subcommands: [List.self, Show.self, Set.self], defaultSubcommand: List.self)
-
-    struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "ls", abstract: "List the services, fake or live in this session.")
-        @OptionGroup var options: ClientOptions
-        @OptionGroup var target: SessionOptions
-        func run() async throws {
-            try await options.run { client in
-                let services = try await client.services(session: target.id)
-                options.output(ServiceListBody(services: services)) {
-                    services.isEmpty ? "The daemon defines no services of its own."
-                        : Output.table(["SERVICE", "MODE", "DESCRIPTION"], services.map { [$0.name, $0.mode, $0.description] })
-                }
-            }
-        }
-    }
-
-    struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the state of a service's fake (JSON).")
-        @OptionGroup var options: ClientOptions
-        @OptionGroup var target: SessionOptions
-        @Argument(help: "The service's name (its scenario section).") var name: String
-        func run() async throws {
-            try await options.run { client in
-                let state = try await client.serviceState(name, session: target.id)
-                options.output(ServiceStateBody(service: name, state: state)) { Output.json(state) }
-            }
-        }
-    }
-
-    struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Replace the whole state of a service's fake; STATE is JSON, or @FILE, or - for standard input.")
-        @OptionGroup var options: ClientOptions
-        @OptionGroup var target: SessionOptions
-        @Argument(help: "The service's name (its scenario section).") var name: String
-        @Argument(help: "The new state as JSON, @FILE or -.") var state: String
-        func run() async throws {
-            let json = try JSONArgument.read(state, example: #"{"permission": "denied"}"#)
-            try await options.run { client in
-                let state = try await client.setServiceState(name, to: json, session: target.id)
-                options.output(ServiceStateBody(service: name, state: state)) { Output.json(state) }
-            }
-        }
-    }
-}
-
 struct Requests: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show the session's journal of network requests.")
     @OptionGroup var options: ClientOptions

@@ -14,6 +14,8 @@ enum Binaries {
 
     static let scenariod = directory.appendingPathComponent("scenariod").path
     static let scenarioctl = directory.appendingPathComponent("scenarioctl").path
+    /// A team's daemon with a service of its own (Tests/Fixtures/fixtured), which scenariod's Models do not have.
+    static let fixtured = directory.appendingPathComponent("fixtured").path
 
     /// A fresh directory for one test's sockets and logs; short, since socket paths are limited to 108 bytes.
     static func temporaryDirectory() throws -> URL {

@@ -17,9 +17,21 @@ import Yams
         var method: String
         var path: String
         var body: String?
+        /// The body's media type; `application/json` unless given.
+        var contentType: String?
         var status: Int
         var code: String?
         var testDescription: String { "\(method) \(path) → \(status)\(code.map { " \($0)" } ?? "")" }
+
+        init(operationId: String, method: String, path: String, body: String? = nil, contentType: String? = nil, status: Int, code: String? = nil) {
+            self.operationId = operationId
+            self.method = method
+            self.path = path
+            self.body = body
+            self.contentType = contentType
+            self.status = status
+            self.code = code
+        }
     }
 
     /// Successful calls, in an order where each finds what it needs (session s1 of offline-demo exists).
@@ -115,6 +127,8 @@ import Yams
         // scenariod's Models use no service of a team's; the example package's tests read and replace one.
         Call(operationId: "getServiceState", method: "GET", path: "/v1/sessions/s1/services/inbox", status: 404, code: "unknownService"),
         Call(operationId: "putServiceState", method: "PUT", path: "/v1/sessions/s1/services/inbox", body: "{}", status: 404, code: "unknownService"),
+        Call(operationId: "patchServiceState", method: "PATCH", path: "/v1/sessions/s1/services/inbox", body: "{}",
+             contentType: "application/merge-patch+json", status: 404, code: "unknownService"),
         Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/no-such/journal", status: 404, code: "unknownSession"),
         Call(operationId: "advanceClock", method: "POST", path: "/v1/sessions/rec1/clock/advance", body: #"{"by":"1s"}"#, status: 409, code: "clockNotMovable"),
         Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/rec1/rewind", body: #"{"step":0}"#, status: 409, code: "notRewindable"),
@@ -132,23 +146,83 @@ import Yams
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{}"#, status: 400, code: "invalidRequest"),
     ]
 
-    @Test func everyOperationAnswersAsTheDocumentSays() async throws {
-        let extra = try Binaries.temporaryDirectory()
-        try FileManager.default.createDirectory(at: extra.appendingPathComponent("agreement-record"), withIntermediateDirectories: true)
-        try Self.recordScenario.write(to: extra.appendingPathComponent("agreement-record/scenario.yaml"), atomically: true, encoding: .utf8)
-        let daemon = try await RunningDaemon.start(["--scenarios", extra.path])
+    /// A scenario of fixtured's Greeter, whose profile service has a nested object, optional members, a map and a list.
+    static let profileScenario = """
+        description: A profile with a nickname, a dark theme and two flags.
+        model: Greeter
+        profile:
+          name: Ada
+          nickname: Countess
+          display:
+            theme: dark
+          flags:
+            beta: true
+          tags: [math]
+        """
+
+    /// The state that scenario starts from, as GET answers it (sorted keys, compact).
+    static let profileState = #"{"display":{"theme":"dark"},"flags":{"beta":true},"name":"Ada","nickname":"Countess","tags":["math"]}"#
+
+    /// A team's service read, replaced and patched, answered by fixtured (scenariod's Models have no service of a
+    /// team's), in an order where each finds what it needs (the default session of the profile scenario).
+    static let serviceCalls: [Call] = [
+        Call(operationId: "listServices", method: "GET", path: "/v1/sessions/default/services", status: 200),
+        Call(operationId: "getServiceState", method: "GET", path: "/v1/sessions/default/services/profile", status: 200),
+        // GET's answer sent back unchanged.
+        Call(operationId: "putServiceState", method: "PUT", path: "/v1/sessions/default/services/profile", body: profileState, status: 200),
+        Call(operationId: "patchServiceState", method: "PATCH", path: "/v1/sessions/default/services/profile",
+             body: #"{"nickname":null,"display":{"fontSize":14},"flags":{"beta":null,"dark":true}}"#,
+             contentType: "application/merge-patch+json", status: 200),
+        Call(operationId: "patchServiceState", method: "PATCH", path: "/v1/sessions/default/services/profile",
+             body: #"{"tags":["a","b"]}"#, contentType: "application/json", status: 200),
+        Call(operationId: "getHistory", method: "GET", path: "/v1/sessions/default/history", status: 200),
+        Call(operationId: "putServiceState", method: "PUT", path: "/v1/sessions/default/services/profile",
+             body: #"{"name":"Ada","display":{"theme":5},"flags":{},"tags":[]}"#, status: 400, code: "invalidServiceState"),
+        Call(operationId: "patchServiceState", method: "PATCH", path: "/v1/sessions/default/services/profile",
+             body: #"{"display":{"theme":5}}"#, contentType: "application/merge-patch+json", status: 400, code: "invalidServiceState"),
+        Call(operationId: "patchServiceState", method: "PATCH", path: "/v1/sessions/default/services/profile",
+             body: #"[{"op":"remove","path":"/nickname"}]"#, contentType: "application/json-patch+json", status: 415, code: "unsupportedMediaType"),
+        Call(operationId: "patchServiceState", method: "PATCH", path: "/v1/sessions/default/services/profile", status: 400, code: "invalidRequest"),
+        Call(operationId: "patchServiceState", method: "PATCH", path: "/v1/sessions/default/services/profile",
+             body: #"{"a":"#, contentType: "application/merge-patch+json", status: 400, code: "malformedJSON"),
+        Call(operationId: "getServiceState", method: "GET", path: "/v1/sessions/default/services/profil", status: 404, code: "unknownService"),
+    ]
+
+    /// What the calls of `table` answered, each checked for its status and code.
+    private func exchanges(of table: [Call], socket: String) async throws -> [Exchange] {
         var exchanges: [Exchange] = []
-        for call in Self.calls + Self.refusals {
-            let response = try await CurlTransport.request(call.method, call.path, body: call.body, socket: daemon.socket)
+        for call in table {
+            let response = try await CurlTransport.request(call.method, call.path, body: call.body,
+                                                           contentType: call.contentType ?? "application/json", socket: socket)
             #expect(response.status == call.status, "\(call.testDescription): got \(response.status) \(response.body)")
             if let code = call.code {
                 #expect(response.body.contains(#""code":"\#(code)""#), "\(call.testDescription): got \(response.body)")
             }
             exchanges.append(Exchange(operationId: call.operationId, status: response.status, contentType: response.contentType, body: response.body))
         }
+        return exchanges
+    }
+
+    @Test func everyOperationAnswersAsTheDocumentSays() async throws {
+        let extra = try Binaries.temporaryDirectory()
+        try FileManager.default.createDirectory(at: extra.appendingPathComponent("agreement-record"), withIntermediateDirectories: true)
+        try Self.recordScenario.write(to: extra.appendingPathComponent("agreement-record/scenario.yaml"), atomically: true, encoding: .utf8)
+        let daemon = try await RunningDaemon.start(["--scenarios", extra.path])
+        var exchanges = try await self.exchanges(of: Self.calls + Self.refusals, socket: daemon.socket)
         exchanges.append(try await eventStreamExchange(socket: daemon.socket))
         exchanges.append(try await oversizedBodyExchange(socket: daemon.socket))
         #expect(await daemon.stop() == 0)
+
+        let profiles = extra.appendingPathComponent("profiles")
+        try FileManager.default.createDirectory(at: profiles.appendingPathComponent("profile"), withIntermediateDirectories: true)
+        try Self.profileScenario.write(to: profiles.appendingPathComponent("profile/scenario.yaml"), atomically: true, encoding: .utf8)
+        let team = try await RunningDaemon.start(["--scenario", "profile"], scenarios: profiles, binary: Binaries.fixtured)
+        let answered = try await self.exchanges(of: Self.serviceCalls, socket: team.socket)
+        #expect(answered[1].body == Self.profileState, "GET answers the bare state")
+        #expect(answered[2].body == Self.profileState, "PUT of what GET answered stores it unchanged")
+        #expect(answered[4].body == #"{"display":{"fontSize":14,"theme":"dark"},"flags":{"dark":true},"name":"Ada","tags":["a","b"]}"#)
+        exchanges += answered
+        #expect(await team.stop() == 0)
 
         let records = daemon.directory.appendingPathComponent("exchanges.json")
         try JSONEncoder().encode(exchanges).write(to: records)
@@ -163,9 +237,9 @@ import Yams
         let document = try Yams.load(yaml: String(contentsOf: Binaries.repository.appendingPathComponent("openapi/scenariod.yaml"), encoding: .utf8)) as? [String: Any]
         let paths = try #require(document?["paths"] as? [String: [String: Any]])
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
-        let exercised = Set((Self.calls + Self.refusals).map(\.operationId) + ["streamEvents"])
+        let exercised = Set((Self.calls + Self.refusals + Self.serviceCalls).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 38)
+        #expect(documented.count == 39)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

@@ -17,9 +17,11 @@ final class RunningDaemon: Sendable {
     ///   - arguments: Extra flags (`--scenario offline-demo`, …); `--scenarios`, `--socket`, `--log-target` and
     ///     `--state-directory` (inside the test's directory) are set.
     ///   - scenarios: The scenario directory to serve.
-    static func start(_ arguments: [String] = [], scenarios: URL = Binaries.scenarios) async throws -> RunningDaemon {
+    ///   - binary: The daemon executable: scenariod, or another daemon built on its library.
+    static func start(_ arguments: [String] = [], scenarios: URL = Binaries.scenarios,
+                      binary: String = Binaries.scenariod) async throws -> RunningDaemon {
         let directory = try Binaries.temporaryDirectory()
-        let daemon = try RunningDaemon(directory: directory, arguments: arguments, scenarios: scenarios)
+        let daemon = try RunningDaemon(directory: directory, arguments: arguments, scenarios: scenarios, binary: binary)
         guard await daemon.notify.waitFor("READY=1") != nil else {
             daemon.process.terminate()
             throw DaemonError(message: "scenariod did not send READY=1; its log:\n\(daemon.log)")
@@ -27,14 +29,14 @@ final class RunningDaemon: Sendable {
         return daemon
     }
 
-    private init(directory: URL, arguments: [String], scenarios: URL) throws {
+    private init(directory: URL, arguments: [String], scenarios: URL, binary: String) throws {
         self.directory = directory
         socket = directory.appendingPathComponent("control.sock").path
         notify = try NotifyReceiver(path: directory.appendingPathComponent("notify.sock").path)
         logFile = directory.appendingPathComponent("daemon.log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.scenariod)
+        process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--scenarios", scenarios.path, "--socket", socket, "--log-target", "stderr",
                              "--state-directory", directory.appendingPathComponent("state").path] + arguments
         var environment = ProcessInfo.processInfo.environment

@@ -80,10 +80,11 @@ struct CurlTransport: Transport {
 
     /// One request with curl; returns the JSON body and checks the status.
     @discardableResult
-    static func request(_ method: String, _ path: String, body: String? = nil, socket: String) async throws -> (status: Int, body: String, contentType: String) {
+    static func request(_ method: String, _ path: String, body: String? = nil, contentType: String = "application/json",
+                        socket: String) async throws -> (status: Int, body: String, contentType: String) {
         var arguments = ["--silent", "--show-error", "--unix-socket", socket, "-X", method,
                          "-w", "\n%{http_code} %{content_type}", "http://localhost\(path)"]
-        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }
+        if let body { arguments += ["-H", "Content-Type: \(contentType)", "--data-binary", body] }
         let result = try await ProcessResult.run("/usr/bin/curl", arguments)
         guard result.status == 0, let split = result.stdout.lastIndex(of: "\n") else {
             throw DaemonError(message: "curl \(method) \(path) failed (\(result.status)): \(result.stderr)")

@@ -1,5 +1,6 @@
 """A scenariod of the test's own: its scenarios (the shipped ones plus the test's), its state directory, its
-socket; optionally inside a network namespace with nothing but loopback (`unshare -n`)."""
+socket; optionally inside a network namespace with nothing but loopback (`unshare -n`). Or another daemon built on
+scenariod's library (FIXTURED, a team's daemon with a service of its own) on the test's scenarios alone."""
 import os
 import pathlib
 import signal
@@ -11,10 +12,13 @@ import httpx
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 BINARY = os.environ.get("SCENARIOD_BINARY", str(REPOSITORY / ".build/debug/scenariod"))
 SCENARIOCTL = os.environ.get("SCENARIOCTL_BINARY", str(pathlib.Path(BINARY).with_name("scenarioctl")))
+# Tests/Fixtures/fixtured: Greeter and its `profile` service, which scenariod's Models do not have.
+FIXTURED = os.environ.get("FIXTURED_BINARY", str(pathlib.Path(BINARY).with_name("fixtured")))
 
 
 class Daemon:
-    def __init__(self, directory: pathlib.Path, scenarios: dict, arguments=(), no_network=False):
+    def __init__(self, directory: pathlib.Path, scenarios: dict, arguments=(), no_network=False, binary=BINARY,
+                 shipped_scenarios=True):
         self.directory = directory
         self.extra = directory / "scenarios"
         for name, text in scenarios.items():
@@ -24,7 +28,9 @@ class Daemon:
         self.state_directory = directory / "state"
         self.socket = str(directory / "control.sock")
         self.log_path = directory / "scenariod.log"
-        self.arguments = ["--scenarios", str(REPOSITORY / "scenarios"), "--scenarios", str(self.extra),
+        self.binary = binary
+        shipped = ["--scenarios", str(REPOSITORY / "scenarios")] if shipped_scenarios else []
+        self.arguments = [*shipped, "--scenarios", str(self.extra),
                           "--socket", self.socket, "--state-directory", str(self.state_directory),
                           "--log-target", "stderr", "--log-level", "notice", *arguments]
         self.no_network = no_network
@@ -34,7 +40,7 @@ class Daemon:
     def start(self):
         if os.path.exists(self.socket):
             os.unlink(self.socket)
-        command = [BINARY, *self.arguments]
+        command = [self.binary, *self.arguments]
         if self.no_network:
             # A new network namespace: only a loopback interface, and it is down. The Unix socket stays reachable.
             command = ["unshare", "--net", "--", *command]
