@@ -29,12 +29,12 @@ enum EventStream {
                 case .gap(let oldest):
                     let message = "events after \(lastEventID ?? 0) are no longer retained"
                         + (oldest.map { " (the oldest kept is \($0))" } ?? "") + "; the current state follows."
-                    try await writer.write(frame(.gap, id: subscription.lastID,
+                    try await writer.write(frame(.gap, id: subscription.openingIDs[0],
                                                  GapBody(lastEventId: lastEventID ?? 0, oldestRetained: oldest, message: message)))
                     fallthrough
                 case .now:
                     if let state = try? await session.state() {
-                        try await writer.write(frame(.stateChanged, id: subscription.lastID, json: state.jsonData))
+                        try await writer.write(frame(.stateChanged, id: subscription.openingIDs.last ?? 0, json: state.jsonData))
                     }
                 }
                 for await numbered in events.cancelOnGracefulShutdown() {

@@ -31,9 +31,9 @@ enum JSONBody {
             throw APIError(.badRequest, "tooDeep", "the request body nests arrays and objects \(depth) or more deep; the limit is \(depthLimit).")
         }
         do {
-            return try JSONValue(json: data)
+            return try JSONValue(strictJSON: data)
         } catch {
-            throw APIError(.badRequest, "malformedJSON", "the request body is not valid JSON: \(Self.whereItBroke(error, in: data))")
+            throw APIError(.badRequest, "malformedJSON", "the request body is not valid JSON (RFC 8259): \(error).")
         }
     }
 
@@ -102,22 +102,6 @@ enum JSONBody {
         case is Int.Type, is Double.Type: "a number"
         case is Bool.Type: "a boolean"
         default: "of type \(type)"
-        }
-    }
-
-    /// JSONDecoder's error does not say where; Foundation's JSONSerialization does ("around character 5"), so it is
-    /// asked again, and the offset turned into a line and column.
-    private static func whereItBroke(_ error: any Error, in data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return "\(error)"
-        } catch {
-            let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-            guard let match = text.firstMatch(of: /character (\d+)/), let offset = Int(match.1) else { return text }
-            let before = data.prefix(offset)
-            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
-            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-            return "\(text.hasSuffix(".") ? String(text.dropLast()) : text) (line \(line), column \(column))."
         }
     }
 }

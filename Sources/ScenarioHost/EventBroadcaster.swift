@@ -22,8 +22,10 @@ public struct EventSubscription: Sendable {
     }
 
     public let events: AsyncStream<NumberedEvent>
-    /// The id of the last event published before the subscription: where a snapshot taken now stands.
-    public let lastID: Int
+    /// The ids of the frames the stream opens with before its events, taken from the session's sequence so that no
+    /// id is ever given twice: none for a resumed stream; the current state's for a new one; the gap's notice's and
+    /// the current state's after a gap. The events that follow have higher ids.
+    public let openingIDs: [Int]
     public let start: Start
 }
 
@@ -60,7 +62,7 @@ final class EventBroadcaster: Sendable {
     /// - Throws: ``HostError`` `.tooManySubscribers` past this session's limit or the host's.
     func subscribe(session: String, after lastEventID: Int?) throws(HostError) -> EventSubscription {
         let (stream, continuation) = AsyncStream.makeStream(of: NumberedEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferSize))
-        let claimed: Result<(Int, EventSubscription.Start), HostError> = state.withLock { state in
+        let claimed: Result<([Int], EventSubscription.Start), HostError> = state.withLock { state in
             guard state.open.count < limit else {
                 return .failure(HostError(.tooManySubscribers, "session '\(session)' has \(limit) event streams open, its limit; close one (or raise the daemon's --max-subscribers-per-session) and try again."))
             }
@@ -87,10 +89,16 @@ final class EventBroadcaster: Sendable {
                     start = .gap(oldestRetained: state.retained.first?.id)
                 }
             }
-            return .success((state.lastID, start))
+            // The opening frames get ids of their own: a client that drops an id it has seen (as a browser's
+            // EventSource resumes by id) must not take the new state for an event it already had. Other streams
+            // never see these ids; their numbering only skips them.
+            let count = switch start { case .resumed: 0; case .now: 1; case .gap: 2 }
+            let opening = Array(state.lastID + 1 ..< state.lastID + 1 + count)
+            state.lastID += count
+            return .success((opening, start))
         }
-        let (lastID, start) = try claimed.get()
-        return EventSubscription(events: stream, lastID: lastID, start: start)
+        let (opening, start) = try claimed.get()
+        return EventSubscription(events: stream, openingIDs: opening, start: start)
     }
 
     /// Whether any stream is open.

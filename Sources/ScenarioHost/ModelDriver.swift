@@ -19,6 +19,7 @@ struct ModelDriver: Sendable {
                 throw HostError(.unknownAction, "\(M.name) has no action '\(name)'.\(Suggestion.didYouMean(name, among: M.actionNames)) Its actions: \(M.actionNames.joined(separator: ", ")).")
             }
             try ActionDecoding.refuseUnknownArguments(arguments, of: declared)
+            try ActionDecoding.refuseMistypedArguments(arguments, of: declared)
             let action = try ActionDecoding.decode(M.Action.self, name: name, arguments: arguments)
             return { await model.perform(action) }
         }

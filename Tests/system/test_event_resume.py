@@ -59,7 +59,8 @@ def test_events_no_longer_retained_give_a_gap_and_the_current_state(daemon_with)
         advance(daemon)
     (gap_id, gap, data), (state_id, state, _) = read_events(daemon, 2, headers={"Last-Event-ID": str(first_id)})
     assert gap == "gap" and state == "stateChanged", (gap, state)
-    assert gap_id == state_id == first_id + 300
+    # The gap's notice and the state after it are numbered past every event so far, each its own (issue 33, item 5).
+    assert (gap_id, state_id) == (first_id + 301, first_id + 302)
     assert data["lastEventId"] == first_id and data["oldestRetained"] == first_id + 300 - 255, data
     assert "no longer retained" in data["message"]
     # An id the session never gave (from before a restart, say) is a gap too, not an error.
@@ -112,3 +113,18 @@ def test_clock_moved_events_keep_the_fraction_of_a_second(daemon_with):
     first_id = live[0][0]
     resumed = read_events(daemon, 4, headers={"Last-Event-ID": str(first_id)})
     assert resumed == live[1:], resumed
+
+
+def test_no_id_is_seen_twice_across_connections_and_a_gap(daemon_with):
+    """Issue 33, item 5: a client that de-duplicates by id (as EventSource resumes by it) must never meet an id
+    again, whatever connections it opened. Before, a new stream's state and a gap's notice reused the last id."""
+    daemon = daemon_with({}, ["--scenario", "offline-demo"])
+    seen = [event_id for event_id, _, _ in read_events(daemon, 1)]
+    advance(daemon)
+    seen += [event_id for event_id, _, _ in read_events(daemon, 1)]  # a second client's opening state
+    for _ in range(130):  # 260 events, more than the 256 kept, so the next resume is a gap
+        advance(daemon)
+    seen += [event_id for event_id, _, _ in read_events(daemon, 2, headers={"Last-Event-ID": str(seen[0])})]
+    advance(daemon)
+    seen += [event_id for event_id, _, _ in read_events(daemon, 1, headers={"Last-Event-ID": str(seen[-1])})]
+    assert len(seen) == len(set(seen)) and seen == sorted(seen), seen

@@ -1,0 +1,48 @@
+import Foundation
+import Services
+import Testing
+
+/// `JSONValue(strictJSON:)`: RFC 8259 exactly, each refusal with its line and column.
+@Suite struct StrictJSONTests {
+    @Test(arguments: [
+        (#"{"by": "1s"}"#, JSONValue.object(["by": "1s"])),
+        (" [1, -2.5, 0, 1e3, true, false, null] ", .array([.int(1), .double(-2.5), .int(0), .double(1000), .bool(true), .bool(false), .null])),
+        (#""\u00e9\ud83d\ude00\n\"\/""#, .string("é😀\n\"/")),
+        (#"{"a": {"b": []}, "c": {}}"#, .object(["a": .object(["b": .array([])]), "c": .object([:])])),
+        ("9223372036854775807", .int(Int.max)),
+        ("9223372036854775808", .double(9_223_372_036_854_775_808)),
+    ])
+    func acceptsWhatRFC8259Writes(text: String, expected: JSONValue) throws {
+        #expect(try JSONValue(strictJSON: Data(text.utf8)) == expected)
+    }
+
+    @Test(arguments: [
+        ("{\"by\": \"1s\",}", "expected a member after the comma; JSON has no trailing commas", 1, 13),
+        ("[1,\n 2,\n]", "expected a value after the comma; JSON has no trailing commas", 3, 1),
+        ("{\"a\": 1 /* note */}", "expected ',' or '}' after the member's value, found a comment (JSON has none)", 1, 9),
+        ("{\n  \"a\": 1\n// note\n}", "expected ',' or '}' after the member's value, found a comment (JSON has none)", 3, 1),
+        ("{\"by\": \"1", "the string that starts here has no closing quote", 1, 8),
+        ("{\"by\": ", "expected a value, found the end of the body", 1, 8),
+        ("{'a': 1}", "expected a member name in double quotes, found '''", 1, 2),
+        ("{\"a\": NaN}", "expected a value (an object, array, string, number, true, false or null), found 'N'", 1, 7),
+        ("{\"a\": 01}", "a number may not start with a leading zero", 1, 7),
+        ("{\"a\": 1, \"a\": 2}", "the member 'a' appears twice in this object", 1, 10),
+        ("{} {}", "expected the end of the body after a complete JSON value, found '{'", 1, 4),
+        ("\"tab\there\"", "a control character (U+0009) must be escaped inside a string", 1, 5),
+        ("\"\\x\"", "'\\x' is not an escape JSON knows (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)", 1, 2),
+        ("[1e999]", "the number 1e999 is too large", 1, 2),
+        ("[tru]", "expected a value, found 't'", 1, 2),
+        ("{\"é\": x}", "expected a value (an object, array, string, number, true, false or null), found 'x'", 1, 7),
+    ])
+    func refusesAnythingElseSayingWhere(text: String, problem: String, line: Int, column: Int) {
+        #expect(throws: JSONSyntaxError(problem: problem, line: line, column: column)) {
+            try JSONValue(strictJSON: Data(text.utf8))
+        }
+    }
+
+    @Test func refusesBytesThatAreNotUTF8() {
+        #expect(throws: JSONSyntaxError(problem: "the string that starts here is not valid UTF-8", line: 1, column: 1)) {
+            try JSONValue(strictJSON: Data([0x22, 0xFF, 0x22]))
+        }
+    }
+}

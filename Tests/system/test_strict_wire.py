@@ -1,0 +1,49 @@
+"""A strict wire (issue 33, item 3): request bodies are JSON exactly as RFC 8259 writes it, and a refusal says the
+line and column; an argument of the wrong type is named, with the type in the Model description's own words.
+(Before: a trailing comma was accepted with 200, and `driver: 4.5` read "argument '' is invalid: The given data was
+not valid JSON".)"""
+import pytest
+
+
+@pytest.fixture
+def daemon(daemon_with):
+    daemon = daemon_with({})
+    daemon.session("ratings-signed-in", "ratings")
+    return daemon
+
+
+@pytest.mark.parametrize("body,where,problem", [
+    ('{"by": "1s",}', "line 1, column 13", "no trailing commas"),
+    ('{\n  "by": "1s" // an hour\n}', "line 2, column 14", "a comment"),
+    ('{"by": "1', "line 1, column 8", "no closing quote"),
+    ('{"by": "1s", "by": "2s"}', "line 1, column 14", "appears twice"),
+])
+def test_a_body_that_is_not_strict_json_is_refused_with_its_place(daemon, body, where, problem):
+    answer = daemon.call("POST", "/v1/sessions/ratings/clock/advance", expect=400, content=body,
+                         headers={"Content-Type": "application/json"})
+    error = answer.json()
+    assert error["code"] == "malformedJSON" and where in error["message"] and problem in error["message"], error
+    # Nothing moved.
+    assert daemon.call("GET", "/v1/sessions/ratings/clock", expect=200).json()["now"] == "2026-11-01T09:00:00Z"
+
+
+@pytest.mark.parametrize("driver,shown", [(4.5, "got 4.5"), ("five", 'got the string "five"'), (True, "got true"),
+                                          (None, "got null"), ([4], "got an array")])
+def test_an_argument_of_the_wrong_type_is_named_with_the_described_type(daemon, driver, shown):
+    answer = daemon.call("POST", "/v1/sessions/ratings/actions/rate", expect=400, json={"driver": driver, "bus": 4})
+    error = answer.json()
+    assert error["code"] == "invalidArguments", error
+    assert error["message"] == f"action 'rate': argument 'driver' must be an integer, {shown}.", error
+    # The description calls it an integer too, so the two agree.
+    ratings = next(model for model in daemon.call("GET", "/v1/models", expect=200).json() if model["name"] == "Ratings")
+    rate = next(action for action in ratings["actions"] if action["name"] == "rate")
+    assert {argument["name"]: argument["type"] for argument in rate["arguments"]}["driver"] == "integer"
+
+
+def test_a_whole_number_written_with_a_point_is_an_integer(daemon):
+    daemon.call("POST", "/v1/sessions/ratings/actions/rate", expect=200, json={"driver": 4.0, "bus": 5})
+
+
+def test_a_string_argument_refuses_another_type(daemon):
+    answer = daemon.call("POST", "/v1/sessions/ratings/actions/signIn", expect=400, json={"user": True, "password": "p"})
+    assert answer.json()["message"] == "action 'signIn': argument 'user' must be a string, got true.", answer.json()
