@@ -20,7 +20,7 @@ public struct RequestMatcher: Sendable {
     public var query: [String: ValueMatch]
     /// Header fields and how each must look (names compared case-insensitively).
     public var headers: [String: ValueMatch]
-    /// A JSON value the request body must contain (see ``Services/JSONValue/contains(_:)``).
+    /// A JSON value the request body must contain (see ``/Services/JSONValue/contains(_:)``).
     public var body: JSONValue?
     /// Fields of a JSON body, by JSON pointer (`/user/age`), and how each must look.
     public var bodyFields: [String: ValueMatch]
@@ -42,28 +42,28 @@ public struct RequestMatcher: Sendable {
         var matched = 0
         let actualMethod = request.head.method.rawValue
         if let method, method != actualMethod {
-            return (.init(field: "method", expected: method, actual: actualMethod), matched)
+            return (.init(field: "/method", expected: method, actual: actualMethod), matched)
         }
         matched += 1
         let parts = RequestURLParts(request)
         switch url {
         case .exact(let expected) where expected != parts.base:
-            return (.init(field: "url", expected: expected, actual: parts.base), matched)
+            return (.init(field: "/url", expected: expected, actual: parts.base), matched)
         case .pattern(let pattern) where !pattern.matches(parts.base):
-            return (.init(field: "url", expected: "pattern \(pattern.source)", actual: parts.base), matched)
+            return (.init(field: "/url", expected: "pattern \(pattern.source)", actual: parts.base), matched)
         default: matched += 1
         }
         for (name, expected) in query.sorted(by: { $0.key < $1.key }) {
             let actual = parts.query[name]
             guard expected.matches(actual) else {
-                return (.init(field: "query.\(name)", expected: expected.description, actual: actual ?? "(absent)"), matched)
+                return (.init(field: "/query/\(NearMiss.pointerToken(name))", expected: expected.description, actual: actual ?? "(absent)"), matched)
             }
             matched += 1
         }
         for (name, expected) in headers.sorted(by: { $0.key < $1.key }) {
             let actual = request.head.headerFields.first { $0.name.canonicalName == name.lowercased() }?.value
             guard expected.matches(actual) else {
-                return (.init(field: "headers.\(name)", expected: expected.description, actual: actual ?? "(absent)"), matched)
+                return (.init(field: "/headers/\(NearMiss.pointerToken(name.lowercased()))", expected: expected.description, actual: actual ?? "(absent)"), matched)
             }
             matched += 1
         }
@@ -71,16 +71,16 @@ public struct RequestMatcher: Sendable {
         guard let actual = try? JSONValue(json: request.body) else {
             let shown = request.body.isEmpty ? "(empty)" : "(not JSON)"
             let expected = body.map { String(decoding: $0.jsonData, as: UTF8.self) } ?? "a JSON body"
-            return (.init(field: "body", expected: expected, actual: shown), matched)
+            return (.init(field: "/body", expected: expected, actual: shown), matched)
         }
         if let body, let difference = actual.firstDifference(from: body) {
             // The place that differed, not the whole body: a near miss should point at the field to fix.
-            return (.init(field: "body\(difference.pointer)", expected: difference.expected, actual: difference.actual), matched)
+            return (.init(field: "/body\(difference.pointer)", expected: difference.expected, actual: difference.actual), matched)
         }
         for (pointer, expected) in bodyFields.sorted(by: { $0.key < $1.key }) {
             let value = actual.value(at: pointer)
             guard expected.matches(value.map(\.matchText)) else {
-                return (.init(field: "body\(pointer)", expected: expected.description, actual: value.map(\.matchText) ?? "(absent)"), matched)
+                return (.init(field: "/body\(pointer)", expected: expected.description, actual: value.map(\.matchText) ?? "(absent)"), matched)
             }
             matched += 1
         }

@@ -5,7 +5,7 @@ import HTTPTypes
 /// The network fake: answers each request from the first route that matches it. Only a live route, or an unmatched
 /// request when `unmatchedGoesUpstream` is set, reaches `upstream` (the live network); nothing else ever does.
 ///
-/// Every request is handed to `journal` as a ``NetworkExchange``, matched or not: when it arrives, or when its
+/// Every request is handed to `journal` as a ``/Services/NetworkExchange``, matched or not: when it arrives, or when its
 /// live answer is in. An answer with a delay is handed over twice, with the same sequence number: on arrival with
 /// `pending` true, and with `pending` false once delivered. An unmatched request gets `unmatched` (a transport error) and near-miss explanations
 /// naming the closest routes.
@@ -70,17 +70,12 @@ public actor RoutedNetwork: NetworkService {
     /// The names of the routes, in the order they are tried.
     public func routeNames() -> [String] { routes.map(\.name) }
 
-    /// Switches the network into `conditions` (``NetworkConditions/normal`` switches it back) and journals the switch.
-    public func setConditions(_ conditions: NetworkConditions) async {
+    /// Switches the network into `conditions` (``NetworkConditions/normal`` switches it back). The switch is a step
+    /// of the session's history, not a journal entry: the journal holds requests only, so its sequence numbers and
+    /// counts are the requests the Model made.
+    public func setConditions(_ conditions: NetworkConditions) {
         self.conditions = conditions
-        var exchange = NetworkExchange(sequence: sequence.next(), time: await clock.now(), method: "SET",
-                                       url: Self.conditionsURL, headers: [], body: nil)
-        exchange.condition = conditions.description
-        await journal(exchange)
     }
-
-    /// The `url` of the journal entry that records a switch of conditions.
-    public static let conditionsURL = "network:conditions"
 
     /// The conditions the network is in.
     public func currentConditions() -> NetworkConditions { conditions }

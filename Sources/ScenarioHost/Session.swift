@@ -474,13 +474,14 @@ public actor Session {
         logger.notice("route \(name) removed for this session")
     }
 
-    /// Switches the session's network into `conditions` until they are set again or the session is reset; the
-    /// switch is journaled, and so is each request the conditions answer or delay.
+    /// Switches the session's network into `conditions` until they are set again or the session is reset. The
+    /// switch is a step of the history; each request the conditions answer or delay is journaled with them.
     @discardableResult
     public func setNetworkConditions(_ conditions: NetworkConditions) async throws(HostError) -> NetworkConditions {
         await takeTurn()
         defer { endTurn() }
         try await live().network.setConditions(conditions)
+        logger.notice("network conditions set: \(conditions)")
         await remember(.setNetworkConditions(conditions))
         return conditions
     }
@@ -531,8 +532,6 @@ public actor Session {
             + (exchange.deliversAt.map { ", pending until \(InstantText.format($0))" } ?? "")
         if let service = exchange.service {
             logger.info("\(service): \(exchange.method) (\(answer))", metadata: metadata)
-        } else if exchange.url == RoutedNetwork.conditionsURL {
-            logger.notice("network conditions set: \(exchange.condition ?? "")")
         } else if exchange.route == nil, let condition = exchange.condition {
             logger.info("\(exchange.method) \(exchange.url) answered by the network conditions \(condition) (\(answer))", metadata: metadata)
         } else if let route = exchange.route {

@@ -37,8 +37,7 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
     /// True when the route that answered is one a test gave this session (an override), not the scenario's.
     public var override: Bool?
     /// The network conditions the session was switched into that answered instead of a route (`offline`,
-    /// `fault timeout`) or delayed the answer (`delay 2s`); for the switch itself (`url` `network:conditions`), what
-    /// it switched to.
+    /// `fault timeout`) or delayed the answer (`delay 2s`).
     public var condition: String?
 
     /// Creates the record of a request as it arrives; what became of it is filled in after.
@@ -85,14 +84,15 @@ public struct NearMiss: Sendable, Hashable, Codable {
 
     /// The route's name.
     public var route: String
-    /// The first field that differed.
+    /// The first field that differed, as a JSON pointer into the request: `/method`, `/url`, `/query/page`,
+    /// `/headers/authorization` (header names in lower case), `/body`, or a place in the body (`/body/user`).
     public var field: String
     /// What the route asked for.
     public var expected: String
     /// What the request had.
     public var actual: String
 
-    /// `closest route 'feed' differs in url: expected …, got …`: the one wording logs, the CLI and test failures use.
+    /// `closest route 'feed' differs in /url: expected …, got …`: the one wording logs, the CLI and test failures use.
     public var explanation: String {
         "closest route '\(route)' differs in \(field): expected \(expected), got \(actual)"
     }
@@ -101,22 +101,32 @@ public struct NearMiss: Sendable, Hashable, Codable {
     /// secret query item's or header's, reads `<redacted>`.
     public func redactingSecrets() -> NearMiss {
         var copy = self
-        let name = field.split(separator: ".", maxSplits: 1).last.map(String.init) ?? field
-        if field.hasPrefix("body/"), field.split(separator: "/").dropFirst().contains(where: { JSONValue.isSecretField(String($0)) }) {
-            // A body field on the list, or inside one (body/password, body/credentials/token).
+        let tokens = field.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(Self.unescaped)
+        if tokens.first == "body", tokens.dropFirst().contains(where: JSONValue.isSecretField) {
+            // A body field on the list, or inside one (/body/password, /body/credentials/token).
             copy.expected = "<redacted>"
             copy.actual = "<redacted>"
-        } else if field == "body" || field.hasPrefix("body/") {
+        } else if tokens.first == "body" {
             for keyPath in [\NearMiss.expected, \NearMiss.actual] {
                 if let json = try? JSONValue(json: Data(copy[keyPath: keyPath].utf8)) {
                     copy[keyPath: keyPath] = String(decoding: json.redactingSecrets(replacement: "<redacted>").value.jsonData, as: UTF8.self)
                 }
             }
-        } else if field != name, JSONValue.isSecretField(name) || name.lowercased() == "cookie" {
+        } else if ["query", "headers"].contains(tokens.first), let name = tokens.dropFirst().first,
+                  JSONValue.isSecretField(name) || name.lowercased() == "cookie" {
             copy.expected = "<redacted>"
             copy.actual = "<redacted>"
         }
         return copy
+    }
+
+    /// A name as one token of a JSON pointer (RFC 6901): `~` becomes `~0` and `/` becomes `~1`.
+    public static func pointerToken(_ name: String) -> String {
+        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    private static func unescaped(_ token: Substring) -> String {
+        token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
 
     /// Creates a near miss.

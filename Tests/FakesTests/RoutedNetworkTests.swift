@@ -51,7 +51,7 @@ import Testing
         await #expect(throws: TransportError.connectionRefused) { try await fake.send(badBody) }
         let miss = try #require(await journal.values.last?.nearMisses?.first)
         // The path that differed, not the whole body.
-        #expect(miss == NearMiss(route: "items", field: "body/user", expected: "alice", actual: "bob"))
+        #expect(miss == NearMiss(route: "items", field: "/body/user", expected: "alice", actual: "bob"))
     }
 
     @Test func anUnmatchedRequestGetsTheScenariosErrorAndNearMissesClosestFirst() async throws {
@@ -65,9 +65,9 @@ import Testing
         #expect(entry.isUnmatched)
         #expect(entry.fault == "offline")
         #expect(entry.nearMisses == [
-            NearMiss(route: "needs-page", field: "query.page", expected: "1", actual: "(absent)"),
-            NearMiss(route: "other-host", field: "url", expected: "https://y.example/feed", actual: "https://x.example/feed"),
-            NearMiss(route: "post-only", field: "method", expected: "POST", actual: "GET"),
+            NearMiss(route: "needs-page", field: "/query/page", expected: "1", actual: "(absent)"),
+            NearMiss(route: "other-host", field: "/url", expected: "https://y.example/feed", actual: "https://x.example/feed"),
+            NearMiss(route: "post-only", field: "/method", expected: "POST", actual: "GET"),
         ])
     }
 
@@ -150,9 +150,9 @@ import Testing
                                                    headers: [.accept: "application/feed+json", HTTPField.Name("X-Trace")!: "1"]))
         #expect(accepted.head.status.code == 200)
         for (url, field, expected, actual) in [
-            ("https://x.example/items?page=1&q=swift", "query.page", ">= 2", "1"),
-            ("https://x.example/items?page=2&q=rust", "query.q", "contains swift", "rust"),
-            ("https://x.example/items?page=2&q=swift&debug=1", "query.debug", "absent", "1"),
+            ("https://x.example/items?page=1&q=swift", "/query/page", ">= 2", "1"),
+            ("https://x.example/items?page=2&q=rust", "/query/q", "contains swift", "rust"),
+            ("https://x.example/items?page=2&q=swift&debug=1", "/query/debug", "absent", "1"),
         ] {
             await #expect(throws: TransportError.connectionRefused) {
                 try await fake.send(request(.get, url, headers: [.accept: "application/json", HTTPField.Name("X-Trace")!: "1"]))
@@ -162,6 +162,6 @@ import Testing
         }
         _ = try? await fake.send(request(.get, "https://x.example/items?page=2&q=swift", headers: [.accept: "text/html"]))
         let miss = try #require(await journal.values.last?.nearMisses?.first)
-        #expect(miss.field == "headers.Accept" && miss.expected == "regex application/(feed\\+)?json" && miss.actual == "text/html")
+        #expect(miss.field == "/headers/accept" && miss.expected == "regex application/(feed\\+)?json" && miss.actual == "text/html")
     }
 }

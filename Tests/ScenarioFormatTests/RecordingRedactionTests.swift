@@ -30,11 +30,11 @@ import Testing
     }
 
     @Test func aNearMissInABodyIsLoggedWithoutTheSecret() {
-        let miss = NearMiss(route: "sign-in", field: "body", expected: #"{"password":"hunter2","user":"bob"}"#,
+        let miss = NearMiss(route: "sign-in", field: "/body", expected: #"{"password":"hunter2","user":"bob"}"#,
                             actual: #"{"password":"correct horse","user":"alice"}"#)
         let shown = miss.redactingSecrets().explanation
         #expect(!shown.contains("hunter2") && !shown.contains("correct horse") && shown.contains("alice"))
-        let query = NearMiss(route: "r", field: "query.api_key", expected: "k1", actual: "k2").redactingSecrets()
+        let query = NearMiss(route: "r", field: "/query/api_key", expected: "k1", actual: "k2").redactingSecrets()
         #expect(query.expected == "<redacted>" && query.actual == "<redacted>")
     }
 }

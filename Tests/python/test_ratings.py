@@ -31,10 +31,10 @@ def test_an_expired_token_signs_the_user_out(scenario):
 
 def test_an_unmatched_request_is_explained(scenario):
     session = scenario("ratings-signed-in")
-    session.http.put(f"/v1/sessions/{session.id}/kv/session", json={"user": "bob", "token": "tok-bob"})
+    session.store["session"] = {"user": "bob", "token": "tok-bob"}
     session.perform("fetchRating")
     with pytest.raises(AssertionError) as failure:
-        session.assert_no_unmatched_requests()
+        session.expect_no_unmatched_requests()
     message = str(failure.value)
-    assert "GET https://api.busratings.example/v1/rating matched no route" in message
-    assert "closest route 'rating' differs in headers.Authorization: expected Bearer tok-alice-1, got Bearer tok-bob" in message
+    assert "GET https://api.busratings.example/v1/rating → matched no route" in message
+    assert "closest route 'rating' differs in /headers/authorization: expected Bearer tok-alice-1, got Bearer tok-bob" in message

@@ -154,7 +154,9 @@ def test_history_records_every_kind_of_step_with_its_parameters_and_rewinds_to_e
         sequences = [{e["sequence"] for e in json.loads(after[n]["journal"])["entries"]} for n in (number - 1, number)]
         assert recorded[number]["requests"] == sorted(sequences[1] - sequences[0]), (kind, recorded[number])
     assert [s["time"] for s in recorded[2:4]] == ["2026-11-01T09:15:00Z", "2026-11-01T09:40:00.250Z"]
-    assert recorded[2]["requests"] and recorded[3]["requests"] and recorded[10]["requests"], "refreshes and the switch"
+    assert recorded[2]["requests"] and recorded[3]["requests"], "the refreshes"
+    # A switch of network conditions is a step, not a request: the journal holds requests only (issue 33, item 4).
+    assert recorded[10]["kind"] == "setNetworkConditions" and recorded[10]["requests"] == [], recorded[10]
     assert recorded[13]["time"] == "2026-11-01T09:00:00Z"
 
     # Rewound to each step, latest first: state, journal and key-value state are byte for byte those after it.

@@ -68,16 +68,16 @@ def test_each_way_of_matching_decides_what_the_model_gets(daemon_with):
 
     daemon.act("s", "rate", driver=5, bus=4)  # lte 4 refuses it, and the near miss names the field
     miss = unmatched(daemon, "s")[-1]["nearMisses"][0]
-    assert (miss["route"], miss["field"], miss["expected"], miss["actual"]) == ("rate", "body/driver", "<= 4", "5"), miss
+    assert (miss["route"], miss["field"], miss["expected"], miss["actual"]) == ("rate", "/body/driver", "<= 4", "5"), miss
 
     daemon.session("shapes", "t")
     daemon.act("t", "signIn", user="Alice1", password="x")  # the regex must match the whole value
     misses = unmatched(daemon, "t")[-1]["nearMisses"]
-    assert {"route": "sign-in", "field": "body/user", "expected": "regex [a-z]+", "actual": "Alice1"} in [
+    assert {"route": "sign-in", "field": "/body/user", "expected": "regex [a-z]+", "actual": "Alice1"} in [
         {key: miss[key] for key in ("route", "field", "expected", "actual")} for miss in misses], misses
     # A body subset that differs names the path that differed, not the whole body.
     bob = next(miss for miss in misses if miss["route"] == "bob-only")
-    assert (bob["field"], bob["expected"], bob["actual"]) == ("body/user", "bob", "Alice1"), bob
+    assert (bob["field"], bob["expected"], bob["actual"]) == ("/body/user", "bob", "Alice1"), bob
 
 
 def test_validate_accepts_the_new_keys(tmp_path):

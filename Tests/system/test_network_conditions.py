@@ -38,8 +38,12 @@ def test_offline_a_fault_and_a_delay_and_back(daemon_with):
 
     assert ctl(daemon, "network", "online")[1] == "normal"
     assert daemon.act("default", "reload").get("error") is None
-    switches = [e["condition"] for e in daemon.journal("default") if e["url"] == "network:conditions"]
-    assert switches == ["offline", "fault timeout", "delay 2s", "normal"], switches
+    # The switches are steps of the history, not journal entries: the journal holds the requests only.
+    steps = daemon.call("GET", "/v1/sessions/default/history", expect=200).json()["steps"]
+    switches = [step["summary"] for step in steps if step["kind"] == "setNetworkConditions"]
+    assert switches == ["network conditions offline", "network conditions fault timeout", "network conditions delay 2s",
+                        "network conditions normal"], switches
+    assert all(entry["method"] == "GET" for entry in daemon.journal("default"))
     assert "network conditions set: offline" in daemon.log()
 
 
@@ -55,3 +59,26 @@ def test_a_reset_switches_back_and_bad_conditions_are_refused(daemon_with):
         assert words in response["message"], response
     status, _, err = ctl(daemon, "network", "fault", "gremlins")
     assert status == 1 and "not a fault" in err
+
+
+def test_the_journal_counts_requests_only(daemon_with):
+    """Issue 33, item 4: configuration changes (conditions, a route override, a store edit) are steps of the
+    history, never journal entries, so a test that counts the journal counts the Model's requests. Before, each
+    switch of conditions was an entry (`SET network:conditions`) with a sequence number of its own."""
+    daemon = daemon_with({})
+    daemon.session("first-launch", "counted")
+    base = "/v1/sessions/counted"
+    made = len(daemon.journal("counted"))  # the Model's first fetch, as it starts
+    daemon.call("PUT", f"{base}/network/conditions", expect=200, json={"offline": True})
+    daemon.act("counted", "reload")
+    made += 1
+    daemon.call("PUT", f"{base}/network/conditions", expect=200, json={})
+    daemon.call("PUT", f"{base}/routes/feed", expect=204, json={"extends": "feed", "response": {"status": 503}})
+    daemon.call("PUT", f"{base}/kv/readItems", expect=200, json=["https://www.cocoawithlove.com/blog/mock-views.html"])
+    daemon.act("counted", "reload")
+    made += 1
+    entries = daemon.journal("counted")
+    assert len(entries) == made and [entry["sequence"] for entry in entries] == list(range(1, made + 1)), entries
+    assert all(entry["url"] == "https://www.cocoawithlove.com/feed.json" for entry in entries), entries
+    counts = daemon.call("GET", f"{base}/journal/counts", expect=200).json()
+    assert sum(counts["routes"].values()) + counts["unmatched"] + counts.get("live", 0) + 1 == made, counts  # + the offline one
