@@ -1,0 +1,45 @@
+import Fakes
+import Foundation
+import Logging
+import ScenarioFormat
+public import Services
+
+// The Model's actions and its state.
+extension Session {
+    // MARK: Model
+
+    /// Performs `action` with `arguments` (a JSON object) and returns the Model's state once it has settled.
+    /// - Throws: ``HostError`` `.unknownAction` or `.invalidArguments`; the Model is not touched then.
+    @discardableResult
+    public func perform(_ action: String, arguments: JSONValue = .object([:])) async throws(HostError) -> ModelState {
+        await takeTurn()
+        defer { endTurn() }
+        let state = try await performNow(action, arguments)
+        await remember(.action(name: action, arguments: arguments))
+        return state
+    }
+
+    func performNow(_ action: String, _ arguments: JSONValue) async throws(HostError) -> ModelState {
+        let runtime = try live()
+        let work: @Sendable () async -> Void
+        do {
+            work = try runtime.model.prepare(action, arguments)
+        } catch {
+            logger.notice("action refused: \(error.message)", metadata: ["action": "\(action)"])
+            throw error
+        }
+        logger.info("action \(action)", metadata: ["action": "\(action)"])
+        await runtime.clock.spawn(work)
+        await runtime.clock.settle()
+        return try await publishStateIfChanged()
+    }
+
+    /// The Model's current state.
+    public func state() async throws(HostError) -> ModelState {
+        if let settledState { return settledState }
+        let version = settledStateVersion
+        let state = try await live().model.state()
+        if !busy, version == settledStateVersion { setSettledState(state) }
+        return state
+    }
+}
