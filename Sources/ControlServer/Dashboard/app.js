@@ -56,6 +56,12 @@ const connection = {
       try {
         const answer = await fetch("/v1/health", { headers: withToken() });
         if (answer.ok) { clearInterval(poll); this.found(); }
+        if (answer.status === 401) {
+          // A new bridge answers, with a token of its own: this tab's cannot work again, so say what to do.
+          clearInterval(poll);
+          this.found();
+          showError(new Error("This tab's token is not the bridge's any more (was `scenarioctl dashboard` restarted?): open the URL it printed."));
+        }
       } catch { /* still away */ }
     }, 1000);
   },
