@@ -20,7 +20,7 @@ public actor Ratings: Model {
     public enum Action: Decodable, Sendable {
         /// Sign in; the returned token is stored.
         case signIn(user: String, password: String)
-        /// Fetch the signed-in user's rating summary.
+        /// Fetch the signed-in user's rating summary (`GET …/rating?user=NAME`).
         case fetchRating
         /// Rate the ride's driver and bus, 1 to 5 stars each.
         case rate(driver: Int, bus: Int)
@@ -70,8 +70,8 @@ public actor Ratings: Model {
     }
 
     private func fetchRating() async {
-        guard let token = await signedInToken() else { return }
-        guard let response = await send(api.rating(token: token)) else { return }
+        guard let session = await signedInSession() else { return }
+        guard let response = await send(api.rating(user: session.user, token: session.token)) else { return }
         guard let rating = try? JSONDecoder.services.decode(RatingSummary.self, from: response.body) else {
             state.error = "The rating answer could not be read."
             return
@@ -85,20 +85,20 @@ public actor Ratings: Model {
             state.error = "Ratings are 1 to 5 stars; got driver \(driver), bus \(bus)."
             return
         }
-        guard let token = await signedInToken() else { return }
-        guard await send(api.rate(driver: driver, bus: bus, token: token)) != nil else { return }
+        guard let session = await signedInSession() else { return }
+        guard await send(api.rate(driver: driver, bus: bus, token: session.token)) != nil else { return }
         state.lastSubmitted = Submission(driver: driver, bus: bus)
         state.error = nil
     }
 
-    private func signedInToken() async -> String? {
+    private func signedInSession() async -> SignedInSession? {
         let session = try? await services.keyValue.value(SignedInSession.self, forKey: Self.sessionKey)
         guard let session else {
             state.user = nil
             state.error = "Sign in first."
             return nil
         }
-        return session.token
+        return session
     }
 
     /// Sends `request`; returns the response when it is a 2xx, otherwise sets the error (signing out on 401/403).

@@ -15,9 +15,11 @@ struct RatingsAPI {
         post("session", body: Credentials(user: user, password: password), token: nil)
     }
 
-    func rating(token: String) -> NetworkRequest {
-        NetworkRequest(method: .get, url: base.appendingPathComponent("rating"),
-                       headerFields: [.accept: "application/json", .authorization: "Bearer \(token)"])
+    /// The rating summary of `user`, who must be the token's owner: `GET …/rating?user=NAME`.
+    func rating(user: String, token: String) -> NetworkRequest {
+        let url = base.appendingPathComponent("rating").appending(queryItems: [URLQueryItem(name: "user", value: user)])
+        return NetworkRequest(method: .get, url: url,
+                              headerFields: [.accept: "application/json", .authorization: "Bearer \(token)"])
     }
 
     func rate(driver: Int, bus: Int, token: String) -> NetworkRequest {

@@ -164,7 +164,7 @@ public struct ScenarioSession: Sendable {
             + unmatched.map(Self.explain).joined(separator: "\n"))
     }
 
-    /// `GET url matched no route; closest route 'r' differs in headers.Authorization: expected …, got …`
+    /// `GET url matched no route`, then `closest route 'r' differs in /query/user: expected …, got …` per near miss.
     static func explain(_ entry: NetworkExchange) -> String {
         let misses = (entry.nearMisses ?? []).map { "    \($0.explanation)" }
         return "  #\(entry.sequence) \(entry.method) \(entry.url) matched no route" + (misses.isEmpty ? " (the scenario has no routes)" : "\n" + misses.joined(separator: "\n"))

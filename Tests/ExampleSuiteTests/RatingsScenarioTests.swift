@@ -56,8 +56,8 @@ struct RatingsState: Decodable, Sendable {
             try await session.perform("fetchRating")
             let failure = await #expect(throws: ScenarioTestingError.self) { try await session.expectNoUnmatchedRequests() }
             let message = failure?.description ?? ""
-            #expect(message.contains("GET https://api.busratings.example/v1/rating matched no route"), "\(message)")
-            #expect(message.contains("closest route 'rating' differs in headers.Authorization: expected Bearer tok-alice-1, got Bearer tok-bob"), "\(message)")
+            #expect(message.contains("GET https://api.busratings.example/v1/rating?user=bob matched no route"), "\(message)")
+            #expect(message.contains("closest route 'rating' differs in /query/user: expected alice, got bob"), "\(message)")
         }
     }
 }

@@ -21,6 +21,22 @@ import Testing
         #expect(request.headers.contains("Content-Type: application/json"))
     }
 
+    /// The user goes in the query, so a route can tell whose rating is asked for (and a near miss can say so).
+    @Test func fetchingARatingAsksForTheSignedInUsersByName() async throws {
+        let session = Data(#"{"token":"t2","user":"ann & co"}"#.utf8)
+        let harness = await ModelHarness<Ratings>(routes: [
+            Route(name: "rating", matcher: RequestMatcher(method: "GET", query: ["user": "ann & co"]),
+                  outcomes: [answer(200, json: #"{"average":4.5,"count":12}"#)]),
+        ], seed: ["session": session])
+        await harness.start()
+        await harness.perform(.fetchRating)
+        let state = await harness.model.state
+        #expect(state.rating?.average == 4.5 && state.rating?.count == 12 && state.error == nil, "\(state)")
+        let request = try #require(await harness.journal.entries.first)
+        #expect(request.url == "https://api.busratings.example/v1/rating?user=ann%20%26%20co")
+        #expect(request.headers.contains("Authorization: Bearer t2"))
+    }
+
     @Test func actionsThatNeedASignInAskForOneWithoutARequest() async throws {
         let harness = await ModelHarness<Ratings>(routes: [])
         await harness.start()

@@ -8,6 +8,7 @@ import pathlib
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 FEED = (REPOSITORY / "scenarios/first-launch/fixtures/feed.json").read_bytes()
@@ -52,9 +53,13 @@ class LoopbackServer:
                     if server.feed_mode == "hold":
                         server.hold.wait(60)
                     return self._send(200, FEED, "application/feed+json")
-                if self.path == "/v1/rating":
-                    if server._user(self) is None:
+                url = urlsplit(self.path)
+                if url.path == "/v1/rating":
+                    user = server._user(self)
+                    if user is None:
                         return self._send(401, json.dumps({"message": "Sign in first."}).encode())
+                    if parse_qs(url.query).get("user") != [user]:
+                        return self._send(403, json.dumps({"message": f"{user} may read only {user}'s rating."}).encode())
                     with server._lock:
                         ratings = list(server.ratings)
                     summary = {"average": round(sum(ratings) / len(ratings), 2), "count": len(ratings)}

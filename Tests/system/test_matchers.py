@@ -86,3 +86,43 @@ def test_validate_accepts_the_new_keys(tmp_path):
     (directory / "scenario.yaml").write_text(SCENARIO)
     run = subprocess.run([SCENARIOCTL, "validate", str(tmp_path / "scenarios")], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_a_query_near_miss_names_the_query_item_by_json_pointer(daemon_with):
+    """The shipped ratings-signed-in answers alice's rating only (`query: {user: alice}`): signed in as bob with
+    alice's token, the Model asks for /v1/rating?user=bob, and the near miss points at /query/user."""
+    daemon = daemon_with({"any-lowercase-user": """description: A rating for any lower-case user name.
+extends: ratings-signed-in
+network:
+  routes:
+    - name: rating
+      request:
+        method: GET
+        url: https://api.busratings.example/v1/rating
+        query:
+          user: { regex: "[a-z]+" }
+      response:
+        body: { average: 3, count: 1 }
+"""})
+    daemon.session("ratings-signed-in", "q")
+    assert daemon.act("q", "fetchRating")["rating"] == {"average": 4.5, "count": 12}
+    daemon.call("PUT", "/v1/sessions/q/kv/session", json={"user": "bob", "token": "tok-alice-1"}, expect=200)
+    state = daemon.act("q", "fetchRating")
+    assert state["error"].startswith("Could not reach the ratings service"), state
+    alice, bob = daemon.journal("q")
+    assert (alice["url"], alice["route"]) == ("https://api.busratings.example/v1/rating?user=alice", "rating"), alice
+    assert bob["url"] == "https://api.busratings.example/v1/rating?user=bob" and "route" not in bob, bob
+    miss = next(miss for miss in bob["nearMisses"] if miss["route"] == "rating")
+    assert (miss["field"], miss["expected"], miss["actual"]) == ("/query/user", "alice", "bob"), bob["nearMisses"]
+    requests = subprocess.run([SCENARIOCTL, "requests", "--unmatched", "--session", "q", "--socket", daemon.socket],
+                              capture_output=True, text=True, timeout=60)
+    assert "/query/user" in requests.stdout and "expected alice, got bob" in requests.stdout, requests.stdout + requests.stderr
+
+    # A query item matched by shape: any lower-case name, not 'Bob'.
+    daemon.session("any-lowercase-user", "r")
+    daemon.call("PUT", "/v1/sessions/r/kv/session", json={"user": "bob", "token": "tok-bob"}, expect=200)
+    assert daemon.act("r", "fetchRating")["rating"] == {"average": 3, "count": 1}
+    daemon.call("PUT", "/v1/sessions/r/kv/session", json={"user": "Bob", "token": "tok-bob"}, expect=200)
+    daemon.act("r", "fetchRating")
+    miss = next(miss for miss in unmatched(daemon, "r")[-1]["nearMisses"] if miss["route"] == "rating")
+    assert (miss["field"], miss["expected"], miss["actual"]) == ("/query/user", "regex [a-z]+", "Bob"), miss
