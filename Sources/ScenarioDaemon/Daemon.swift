@@ -101,7 +101,9 @@ struct DaemonCommand: ParsableCommand {
         var paths = options.resolvedScenarioDirectories(name: name)
         let recordings = ScenarioHost.recordings(in: options.resolvedStateDirectory(name: name))
         if options.scenarioDirectories.isEmpty, FileManager.default.fileExists(atPath: recordings.path) { paths.append(recordings) }
-        let result = ScenarioCatalog.check(paths, models: models.names, services: models.services)
+        // The default directories are looked in, not read: a suite checked alone hears where its parents are.
+        let result = ScenarioCatalog.check(paths, models: models.names, services: models.services,
+                                           elsewhere: DaemonOptions.defaultScenarioDirectories(name: name))
         if json {
             let encoder = JSONEncoder.services
             encoder.outputFormatting.insert(.prettyPrinted)

@@ -11,6 +11,11 @@ import Systemd
 extension DaemonOptions {
     func resolvedScenarioDirectories(name: String) -> [URL] {
         if !scenarioDirectories.isEmpty { return scenarioDirectories.map { URL(fileURLWithPath: $0) } }
+        return Self.defaultScenarioDirectories(name: name)
+    }
+
+    /// Where the daemon reads scenarios when given no `--scenarios`: its installed directories, or `./scenarios`.
+    static func defaultScenarioDirectories(name: String) -> [URL] {
         let system = ["/usr/share/\(name)/scenarios", "/etc/\(name)/scenarios"].filter { FileManager.default.fileExists(atPath: $0) }
         return (system.isEmpty ? ["scenarios"] : system).map { URL(fileURLWithPath: $0) }
     }

@@ -12,6 +12,8 @@ struct ExtendsResolver {
     let invalid: Set<String>
     let models: [String]
     let services: [ServiceDefinition]
+    /// The directories the files were read from, and where else a missing parent may be, for its problem's hint.
+    var roots: [URL] = [], elsewhere: [URL] = []
     private var resolved: [String: Result<Scenario, Problems>] = [:]
 
     init(files: [String: ScenarioFile], invalid: Set<String>, models: [String], services: [ServiceDefinition]) {
@@ -44,8 +46,8 @@ struct ExtendsResolver {
             return problem("extends '\(parentName)', which has problems of its own; fix that scenario first.")
         }
         guard files[parentName] != nil else {
-            let known = files.keys.sorted()
-            return problem("extends '\(parentName)', but there is no scenario of that name.\(Suggestion.didYouMean(parentName, among: known))")
+            return problem(MissingParent.message(parent: parentName, file: file.directory, roots: roots, elsewhere: elsewhere,
+                                                 known: files.keys.sorted()))
         }
         switch resolve(parentName) {
         case .success(let parent): return finish(file, parent: parent)

@@ -14,12 +14,16 @@ extension ScenarioCatalog {
     ///
     /// Each path is a scenario directory (holding `scenario.yaml`) or a directory of them. The directories are
     /// read together, in order and later winning, exactly as a daemon reads its `--scenarios`, so `extends`
-    /// reaches across them: a local scenario may extend a shipped one given as an earlier path.
+    /// reaches across them: a local scenario may extend a shipped one given as an earlier path. Only the paths given
+    /// are read, as a daemon given the same `--scenarios` reads only those; a scenario that extends one found only
+    /// in `elsewhere` gets a problem naming the directory to add.
     /// - Parameters:
     ///   - paths: Scenario directories or directories of them, lowest precedence first.
     ///   - models: The Model names a scenario may pick.
     ///   - services: The services a team defines, whose sections a scenario may have.
-    public static func check(_ paths: [URL], models: [String], services: [ServiceDefinition] = []) -> CheckResult {
+    ///   - elsewhere: Directories not read but looked in for a scenario an `extends:` names and the paths lack.
+    public static func check(_ paths: [URL], models: [String], services: [ServiceDefinition] = [],
+                             elsewhere: [URL] = []) -> CheckResult {
         var roots: [URL] = []
         var selected: [(root: URL, name: String?)] = []
         for path in paths.map(\.standardizedFileURL) {
@@ -28,7 +32,7 @@ extension ScenarioCatalog {
             if !roots.contains(root) { roots.append(root) }
             selected.append((root, isScenario ? path.lastPathComponent : nil))
         }
-        let catalog = load(from: roots, models: models, services: services)
+        let catalog = load(from: roots, models: models, services: services, elsewhere: elsewhere)
         var checked: [String] = []
         for (root, name) in selected {
             let names = name.map { [$0] } ?? catalog.names.filter {

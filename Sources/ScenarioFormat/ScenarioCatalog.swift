@@ -36,7 +36,10 @@ public struct ScenarioCatalog: Sendable {
     ///   - roots: Directories of scenario directories, lowest precedence first.
     ///   - models: The Model names a scenario may pick.
     ///   - services: The services a team defines, whose sections a scenario may have.
-    public static func load(from roots: [URL], models: [String], services: [ServiceDefinition] = []) -> ScenarioCatalog {
+    ///   - elsewhere: Directories not read but looked in when an `extends:` names a scenario none of `roots` has
+    ///     (a daemon's installed scenarios), so its problem can say which directory to name too.
+    public static func load(from roots: [URL], models: [String], services: [ServiceDefinition] = [],
+                            elsewhere: [URL] = []) -> ScenarioCatalog {
         var directories: [String: URL] = [:]
         var catalog = ScenarioCatalog()
         for root in roots {
@@ -95,6 +98,8 @@ public struct ScenarioCatalog: Sendable {
             }
         }
         var resolver = ExtendsResolver(files: files, invalid: Set(catalog.problems.keys), models: models, services: services)
+        resolver.roots = roots
+        resolver.elsewhere = elsewhere
         for name in files.keys {
             switch resolver.resolve(name) {
             case .success(let scenario): catalog.scenarios[name] = scenario
