@@ -56,14 +56,14 @@ public struct RequestMatcher: Sendable {
         for (name, expected) in query.sorted(by: { $0.key < $1.key }) {
             let actual = parts.query[name]
             guard expected.matches(actual) else {
-                return (.init(field: "/query/\(NearMiss.pointerToken(name))", expected: expected.description, actual: actual ?? "(absent)"), matched)
+                return (.init(field: "/query/\(JSONValue.pointerToken(name))", expected: expected.description, actual: actual ?? "(absent)"), matched)
             }
             matched += 1
         }
         for (name, expected) in headers.sorted(by: { $0.key < $1.key }) {
             let actual = request.head.headerFields.first { $0.name.canonicalName == name.lowercased() }?.value
             guard expected.matches(actual) else {
-                return (.init(field: "/headers/\(NearMiss.pointerToken(name.lowercased()))", expected: expected.description, actual: actual ?? "(absent)"), matched)
+                return (.init(field: "/headers/\(JSONValue.pointerToken(name.lowercased()))", expected: expected.description, actual: actual ?? "(absent)"), matched)
             }
             matched += 1
         }

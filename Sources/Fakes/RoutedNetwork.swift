@@ -77,6 +77,16 @@ public actor RoutedNetwork: NetworkService {
         self.conditions = conditions
     }
 
+    /// A request body as the journal keeps it: JSON in its canonical form (keys sorted, no insignificant
+    /// whitespace), so two encoders that order keys differently make one journal and never read as
+    /// nondeterminism; any other body as its text. Routes match the bytes as sent (a JSON matcher ignores key
+    /// order anyway).
+    static func journaled(_ body: Data) -> String? {
+        guard !body.isEmpty else { return nil }
+        if let json = try? JSONValue(strictJSON: body) { return String(decoding: json.jsonData, as: UTF8.self) }
+        return String(decoding: body, as: UTF8.self)
+    }
+
     /// The conditions the network is in.
     public func currentConditions() -> NetworkConditions { conditions }
 
@@ -90,7 +100,7 @@ public actor RoutedNetwork: NetworkService {
         var exchange = NetworkExchange(
             sequence: sequence.next(), time: await clock.now(), method: request.head.method.rawValue,
             url: request.url, headers: request.head.headerFields.map { "\($0.name): \($0.value)" },
-            body: request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self))
+            body: Self.journaled(request.body))
 
         if let failure = conditions.failure {
             // The session was switched offline (or into a fault): no route answers, and none counts the request.

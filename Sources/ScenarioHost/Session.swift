@@ -1,5 +1,5 @@
-public import Fakes
-public import Foundation
+import Fakes
+import Foundation
 import Logging
 public import ScenarioFormat
 public import Services

@@ -1,6 +1,11 @@
 import Foundation
 
 extension JSONValue {
+    /// A name as one token of a JSON pointer (RFC 6901): `~` becomes `~0` and `/` becomes `~1`.
+    public static func pointerToken(_ name: String) -> String {
+        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
     /// The value at JSON pointer `pointer` (RFC 6901: `/user/age`, `/items/0`, `~1` for `/`), or nil when there is none.
     public func value(at pointer: String) -> JSONValue? {
         guard pointer.hasPrefix("/") else { return pointer.isEmpty ? self : nil }
@@ -33,7 +38,7 @@ extension JSONValue {
         switch (self, pattern) {
         case (.object(let actual), .object(let expected)):
             for key in expected.keys.sorted() {
-                let place = pointer + "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                let place = pointer + "/" + Self.pointerToken(key)
                 guard let value = actual[key] else { return (place, expected[key]!.matchText, "(absent)") }
                 if let difference = value.firstDifference(from: expected[key]!, at: place) { return difference }
             }

@@ -120,11 +120,6 @@ public struct NearMiss: Sendable, Hashable, Codable {
         return copy
     }
 
-    /// A name as one token of a JSON pointer (RFC 6901): `~` becomes `~0` and `/` becomes `~1`.
-    public static func pointerToken(_ name: String) -> String {
-        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
     private static func unescaped(_ token: Substring) -> String {
         token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }

@@ -39,14 +39,20 @@ import Testing
         }
     }
 
-    @Test func aModelThatReadsTheWallClockIsCaught() async throws {
+    @Test func aModelThatReadsTheWallClockIsCaughtAtTheStepThatReadItWithThePlaceAndBothValues() async throws {
         do {
             try await expectDeterministic("stamps", daemon: try Self.daemon()) { session in
+                try await session.perform("stampFromClock")
+                try await session.advanceClock(by: "1m")
                 try await session.perform("stampFromWallClock")
             }
             Issue.record("a Model that reads Date() passed the determinism check")
         } catch let error as ScenarioTestingError {
-            #expect(error.description.contains("is not deterministic: the same steps gave two states"), "\(error)")
+            // Steps 1 and 2 agree; step 3 is where the wall clock was read, at the state's second stamp.
+            let message = error.description
+            #expect(message.contains("is not deterministic: the same steps gave two runs that differ first at step 3 (action stampFromWallClock) at /state/1: \""), "\(message)")
+            #expect(message.firstMatch(of: /\/state\/1: "2\d{3}-[^"]+" against "2\d{3}-[^"]+"/) != nil, "both values are shown: \(message)")
+            #expect(!message.contains("09:00:00Z\",\"2"), "not the whole state: \(message)")
         }
     }
 }

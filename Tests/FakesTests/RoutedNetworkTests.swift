@@ -21,6 +21,17 @@ import Testing
         NetworkRequest(method: method, url: URL(string: url)!, headerFields: headers, body: Data(body.utf8))
     }
 
+    /// Issue 27, item 5: an encoder's key order or spacing is not a different request.
+    @Test func twoEncodersWithDifferentKeyOrdersMakeOneJournal() async throws {
+        let fake = network([Route(name: "rate", matcher: RequestMatcher(method: "POST", body: ["driver": 5]), outcomes: [ok(201)])])
+        _ = try await fake.send(request(.post, "https://x.example/rate", body: #"{"driver":5,"bus":4}"#))
+        _ = try await fake.send(request(.post, "https://x.example/rate", body: "{ \"bus\": 4,\n  \"driver\": 5 }"))
+        _ = try? await fake.send(request(.post, "https://x.example/rate", body: "not JSON, kept as sent"))
+        let bodies = await journal.values.map(\.body)
+        #expect(bodies == [#"{"bus":4,"driver":5}"#, #"{"bus":4,"driver":5}"#, "not JSON, kept as sent"])
+        #expect(await journal.values.prefix(2).allSatisfy { $0.route == "rate" })
+    }
+
     @Test func theFirstMatchingRouteAnswersAndIsJournaled() async throws {
         let fake = network([
             Route(name: "post", matcher: RequestMatcher(method: "POST"), outcomes: [ok(201)]),
