@@ -1,4 +1,5 @@
 public import Foundation
+public import Services
 
 /// One scenario in `GET /v1/scenarios`: valid or not, with its problems.
 public struct ScenarioSummary: Codable, Sendable, Hashable {
@@ -99,6 +100,13 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
     public var services: [String: String]
     /// How live requests reach servers, for a scenario that sends any (a live route, or mode `live` or `record`).
     public var live: LiveSettings?
+    /// Which scenario wrote each setting, by its JSON pointer in a scenario file (`/clock`, `/keyValue/seed/items`,
+    /// a route by name as `/network/routes/create-item`, a service's value as `/notifications/permission`): the one
+    /// that set it, then any that changed it (a route's `extends`). A setting not listed is the default, or a
+    /// service's initial state.
+    public var sources: [String: [String]]?
+    /// Each team service's fake state as resolved: its sections merged over the parents' and the initial state.
+    public var serviceStates: [String: JSONValue]?
 
     /// How a scenario's live requests reach servers.
     public struct LiveSettings: Codable, Sendable, Hashable {
@@ -121,8 +129,11 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
 
     public init(name: String, description: String, model: String, directory: String, extends: [String], clockStart: Date,
                 clockMode: String, seedKeys: [String], routes: [RouteSummary], unmatched: String, network: String,
-                keyValueStore: String, random: String, services: [String: String], live: LiveSettings?, clockTimeZone: String? = nil) {
+                keyValueStore: String, random: String, services: [String: String], live: LiveSettings?, clockTimeZone: String? = nil,
+                sources: [String: [String]]? = nil, serviceStates: [String: JSONValue]? = nil) {
         self.live = live
+        self.sources = sources
+        self.serviceStates = serviceStates
         self.clockTimeZone = clockTimeZone
         self.random = random
         self.services = services
@@ -218,5 +229,22 @@ public struct SavedSessionBody: Codable, Sendable, Hashable {
         self.scenario = scenario
         self.directory = directory
         self.extends = extends
+    }
+}
+
+/// `GET /v1/scenarios/{scenario}/file`: a scenario's file as it is on disk, valid or not.
+public struct ScenarioFileBody: Codable, Sendable, Hashable {
+    /// The scenario's name.
+    public var scenario: String
+    /// The file's path, as the daemon reads it.
+    public var path: String
+    /// The file's text.
+    public var text: String
+
+    /// Creates the body.
+    public init(scenario: String, path: String, text: String) {
+        self.scenario = scenario
+        self.path = path
+        self.text = text
     }
 }

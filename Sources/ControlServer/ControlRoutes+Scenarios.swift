@@ -16,9 +16,25 @@ extension ControlRoutes {
                                        valid: scenario != nil, problems: (catalog.problems[name] ?? []).map(\.description))
             })
         }
+        let services = host.models.services
         router.get("/v1/scenarios/:scenario") { _, context in
             let scenario = try await host.scenario(named: try parameter("scenario", of: context))
-            return JSONResponse.make(ScenarioDetail(scenario))
+            return JSONResponse.make(ScenarioDetail(scenario, services: services))
+        }
+        router.get("/v1/scenarios/:scenario/file") { _, context in
+            let name = try parameter("scenario", of: context)
+            let catalog = await host.catalog
+            guard let directory = catalog.directories[name] else {
+                // The same answer as for showing it, with its suggestion.
+                _ = try await host.scenario(named: name)
+                throw APIError(.notFound, "unknownScenario", "there is no scenario '\(name)'.")
+            }
+            let path = directory.appendingPathComponent(ScenarioCatalog.fileName).path
+            // Read now, as it is on disk: a file with problems, or one changed since the last reload, shows as it is.
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw APIError(.notFound, "unknownScenario", "the file of scenario '\(name)', \(path), cannot be read now; it may have been removed since the daemon last read its scenarios (scenarioctl reload).")
+            }
+            return JSONResponse.make(ScenarioFileBody(scenario: name, path: path, text: String(decoding: data, as: UTF8.self)))
         }
         router.post("/v1/sessions/:session/recording") { request, context in
             let body = try await JSONBody.decode(SaveRecordingRequest.self, from: request, fields: ["name", "keepSecrets"], required: ["name"])
@@ -48,7 +64,12 @@ extension ControlRoutes {
 extension ScenarioDetail {
     typealias LiveSettings = ScenarioDetail.LiveSettings
 
-    init(_ scenario: Scenario) {
+    /// The scenario as resolved, with where each setting came from and each of `services`' resolved fake state.
+    init(_ scenario: Scenario, services: [ServiceDefinition]) {
+        var states: [String: JSONValue] = [:]
+        for service in services {
+            if case .fake(let state)? = scenario.services[service.name] { states[service.name] = service.encode(state) }
+        }
         self.init(
             name: scenario.name, description: scenario.description, model: scenario.model, directory: scenario.directory.path,
             extends: scenario.ancestors, clockStart: scenario.clock.start, clockMode: scenario.clock.mode.rawValue,
@@ -82,7 +103,7 @@ extension ScenarioDetail {
                 connectTimeout: DurationText.format(scenario.network.connectTimeout),
                 readTimeout: DurationText.format(scenario.network.readTimeout),
                 redirects: scenario.network.redirects, forward: scenario.network.forward) : nil,
-            clockTimeZone: scenario.clock.timeZone)
+            clockTimeZone: scenario.clock.timeZone, sources: scenario.sources, serviceStates: states)
     }
 }
 

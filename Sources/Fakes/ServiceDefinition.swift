@@ -25,6 +25,10 @@ public struct ServiceDefinition: Sendable {
     public var hasLive: Bool { makeLive != nil }
     /// The top-level fields of the state, as its `Decodable` conformance reads them.
     public let fields: [ArgumentDescription]
+    /// The state's shape to full depth (nested objects, lists, enums), as its `Decodable` conformance reads it: the
+    /// JSON Schema's section and the check of a scenario's section, which lists every problem, are made from it.
+    /// Make an enum `CaseIterable` so that its values are listed (and suggested when one is misspelt).
+    public let shape: ValueShape
     /// The state a scenario without the section starts from.
     package let initialState: any Sendable
     /// Decodes a state from JSON (a scenario section, or a `PUT` body).
@@ -53,6 +57,7 @@ public struct ServiceDefinition: Sendable {
         stateType = String(describing: State.self)
         fields = ArgumentDescription.fields(of: State.self)
         self.initialState = initialState
+        shape = ValueShape(of: State.self, example: try? JSONValue(json: JSONEncoder.services.encode(initialState)))
         decode = { data in try JSONDecoder.services.decode(State.self, from: data) }
         encode = { state in
             // State is plain Codable data; encoding fails only for a programming error (a NaN, say).

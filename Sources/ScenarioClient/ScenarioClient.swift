@@ -47,6 +47,8 @@ public struct ScenarioClient: Sendable {
     public func version() async throws -> VersionBody { try await get("/v1/version") }
     public func scenarios() async throws -> [ScenarioSummary] { try await get("/v1/scenarios") }
     public func scenario(_ name: String) async throws -> ScenarioDetail { try await get("/v1/scenarios/\(segment(name))") }
+    /// The scenario's file as it is on disk now, valid or not.
+    public func scenarioFile(_ name: String) async throws -> ScenarioFileBody { try await get("/v1/scenarios/\(segment(name))/file") }
     public func reloadScenarios() async throws -> ReloadBody { try await send("POST", "/v1/scenarios/reload") }
 
     // MARK: Sessions

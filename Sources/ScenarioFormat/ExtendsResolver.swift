@@ -150,6 +150,11 @@ struct ExtendsResolver {
             random: file.random ?? parent?.random ?? .default,
             services: settings)
         scenario.serviceSections = sections
+        let parentRoutes = Set((parent?.routes ?? []).map(\.name))
+        scenario.sources = Self.sources(
+            of: file, parent: parent, routes: routes,
+            patched: Set(file.routePatches.map(\.name)).intersection(parentRoutes).subtracting(file.routes.map(\.name)),
+            sections: sections, live: Set(settings.filter { if case .live = $0.value { true } else { false } }.keys))
         scenario.fixtureDirectories = [file.directory] + (parent?.fixtureDirectories ?? []).filter { $0 != file.directory }
         return .success(scenario)
     }

@@ -30,6 +30,11 @@ public struct Scenario: Sendable {
     public var random: RandomSettings
     /// Each service the daemon's team defines, by name: its fake's initial state, or live.
     public var services: [String: ServiceSetting]
+    /// Which scenario wrote each setting, by its JSON pointer in a scenario file: `/clock`, `/network/mode`,
+    /// `/keyValue/seed/items`, a route by its name (`/network/routes/create-item`), a team service's value
+    /// (`/notifications/permission`). The value lists the scenario that set it, then any that changed it (a route's
+    /// `extends`). A setting not listed is the default, or a team service's initial state.
+    public var sources: [String: [String]] = [:]
     /// The service sections as written (merged along `extends`), for a child scenario to merge into.
     var serviceSections: [String: LocatedValue] = [:]
     /// Where its fixture paths are found: its own directory, then its ancestors', nearest first.

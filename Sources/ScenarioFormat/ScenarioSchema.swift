@@ -15,22 +15,22 @@ public enum ScenarioSchema {
         return head + "\n      \"enum\": [\n" + names + "\n      ],\n" + tail[..<network] + sections + tail[network...]
     }
 
-    /// A team service's section: its state's top-level fields as its `Decodable` conformance reads them and as its
-    /// initial state has them (their insides are the team's to document), or `live` when the service has a live
-    /// implementation.
+    /// A team service's section: its state to full depth (nested objects, lists, maps, enum values) as its
+    /// `Decodable` conformance reads it, each value's default from the initial state, or `live` when the service
+    /// has a live implementation.
     private static func section(_ service: ServiceDefinition) -> String {
-        var properties: [String: Any] = [:]
-        // The initial state names every field it encodes, even those after one the shape reader could not pass.
-        if case .object(let fields) = service.encode(service.initialState) {
-            for (name, value) in fields where value != .null { properties[name] = ["type": jsonType(of: value)] }
+        var state = schema(of: service.shape, initial: service.encode(service.initialState))
+        // The initial state names every field it encodes, even one after a field the shape reader could not pass.
+        if case .object(let initial) = service.encode(service.initialState), var properties = state["properties"] as? [String: Any] {
+            for (name, value) in initial where value != .null && properties[name] == nil {
+                properties[name] = ["type": jsonType(of: value), "default": value.foundationObject]
+            }
+            state["properties"] = properties
         }
-        for field in service.fields where properties[field.name] == nil {
-            properties[field.name] = ["type": field.type]
-        }
-        let state: [String: Any] = ["type": "object", "additionalProperties": false, "properties": properties]
-        var schema: [String: Any] = ["description": "\(service.description). The fake's state (\(service.stateType)), merged over its initial state and, with 'extends', over the parent's section."]
+        let merging = "merged over its initial state and, with 'extends', over the parent's section"
+        var schema: [String: Any] = ["description": "\(service.description). The fake's state (\(service.stateType)), \(merging)."]
         if service.hasLive {
-            schema["description"] = "\(service.description). The fake's state (\(service.stateType)), merged over its initial state and, with 'extends', over the parent's section; or 'live'."
+            schema["description"] = "\(service.description). The fake's state (\(service.stateType)), \(merging); or 'live'."
             schema["oneOf"] = [["const": "live"], state]
         } else {
             schema.merge(state) { first, _ in first }
@@ -39,6 +39,49 @@ public enum ScenarioSchema {
         // Inside "properties", four spaces in, without the braces of the one-key object; each section ends with a comma.
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst().dropLast()
         return lines.map { "  " + $0 }.joined(separator: "\n") + ",\n"
+    }
+
+    /// The JSON Schema of a value of `shape`. `initial` is the initial state's value here, when it has one: each
+    /// scalar's and list's default. An object with an initial value is merged over it key by key, so it requires
+    /// nothing; one without (a list's element, an optional that is nil at first) requires its required keys.
+    static func schema(of shape: ValueShape, initial: JSONValue?) -> [String: Any] {
+        var schema: [String: Any]
+        switch shape {
+        case .string(let format):
+            schema = ["type": "string"]
+            if let format { schema["format"] = format }
+        case .integer: schema = ["type": "integer"]
+        case .number: schema = ["type": "number"]
+        case .boolean: schema = ["type": "boolean"]
+        case .oneOf(let values): schema = ["enum": values.map(\.foundationObject)]
+        case .list(let element): schema = ["type": "array", "items": Self.schema(of: element, initial: nil)]
+        case .map(let element): schema = ["type": "object", "additionalProperties": Self.schema(of: element, initial: nil)]
+        case .object(let fields, let complete):
+            let members: [String: JSONValue]? = if case .object(let members)? = initial { members } else { nil }
+            var properties: [String: Any] = [:]
+            for field in fields {
+                var property = Self.schema(of: field.shape, initial: members?[field.name])
+                if !field.required { property = nullable(property) }
+                properties[field.name] = property
+            }
+            schema = ["type": "object", "properties": properties, "additionalProperties": !complete]
+            let required = fields.filter(\.required).map(\.name)
+            if members == nil, !required.isEmpty { schema["required"] = required }
+        case .unknown: schema = [:]
+        }
+        if let initial, initial != .null, !shape.isObject { schema["default"] = initial.foundationObject }
+        return schema
+    }
+
+    /// `schema`, also allowing null (an optional key, which null leaves out).
+    private static func nullable(_ schema: [String: Any]) -> [String: Any] {
+        var schema = schema
+        if let type = schema["type"] as? String {
+            schema["type"] = [type, "null"]
+        } else if let values = schema["enum"] as? [Any] {
+            schema["enum"] = values + [NSNull()]
+        }
+        return schema
     }
 
     private static func jsonType(of value: JSONValue) -> String {
@@ -617,4 +660,26 @@ public enum ScenarioSchema {
   }
 }
 """#
+}
+
+private extension ValueShape {
+    var isObject: Bool {
+        if case .object = self { return true }
+        return false
+    }
+}
+
+private extension JSONValue {
+    /// The value as JSONSerialization writes it.
+    var foundationObject: Any {
+        switch self {
+        case .null: NSNull()
+        case .bool(let flag): flag
+        case .int(let number): number
+        case .double(let number): number
+        case .string(let text): text
+        case .array(let items): items.map(\.foundationObject)
+        case .object(let members): members.mapValues(\.foundationObject)
+        }
+    }
 }

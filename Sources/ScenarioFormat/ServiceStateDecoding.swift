@@ -3,8 +3,10 @@ import Foundation
 public import Services
 
 /// Reads a team service's state from JSON (its scenario section, or a `PUT` body) and says exactly what is wrong
-/// when it cannot: the field by its path, what was expected and what was found, and a key the state does not
-/// have (found by encoding the decoded state again and comparing keys, since `Decodable` ignores extra keys).
+/// when it cannot: every field that does not fit the state's shape (``/Fakes/ServiceDefinition/shape``) by its
+/// path, what was expected and what was found, in one pass; then what the type's own decoding refuses, and a key
+/// the state does not keep (found by encoding the decoded state again and comparing keys, since `Decodable`
+/// ignores extra keys).
 public enum ServiceStateDecoding {
     /// One step of a path into a JSON value.
     public enum Step: Sendable, Hashable {
@@ -32,6 +34,9 @@ public enum ServiceStateDecoding {
     ///   - definition: The service whose state it is.
     ///   - section: How to name the value's top in messages (`notifications`, or the request body).
     public static func decode(_ json: JSONValue, for definition: ServiceDefinition, section: String) -> Result<any Sendable, Failures> {
+        // The shape finds every problem at once; Decodable alone would stop at the first.
+        let misfits = StateShapeCheck(section: section).failures(of: json, against: definition.shape)
+        guard misfits.isEmpty else { return .failure(Failures(list: misfits)) }
         let state: any Sendable
         do {
             state = try definition.decode(json.jsonData)
@@ -61,11 +66,6 @@ public enum ServiceStateDecoding {
         }
     }
 
-    private static func failure(_ error: DecodingError, in json: JSONValue, section: String) -> Failure {
-        func steps(_ codingPath: [any CodingKey]) -> [Step] {
-            codingPath.map { key in key.intValue.map(Step.index) ?? .key(key.stringValue) }
-        }
-        switch error {
     /// `/a/b/2` (RFC 6901, `~` and `/` in a key escaped), or `/` for the value's top, as a session's overrides write
     /// where their problems are.
     public static func pointer(to path: [Step]) -> String {
@@ -78,6 +78,11 @@ public enum ServiceStateDecoding {
         }.joined()
     }
 
+    private static func failure(_ error: DecodingError, in json: JSONValue, section: String) -> Failure {
+        func steps(_ codingPath: [any CodingKey]) -> [Step] {
+            codingPath.map { key in key.intValue.map(Step.index) ?? .key(key.stringValue) }
+        }
+        switch error {
         case .keyNotFound(let key, let context):
             let path = steps(context.codingPath)
             return Failure(path: path, message: "\(describe(path, section: section)) is missing the required key '\(key.stringValue)'.")
@@ -145,7 +150,8 @@ public enum ServiceStateDecoding {
         }
     }
 
-    private static func describe(_ value: JSONValue) -> String {
+    /// `'text'`, `the number 5`, `a list`: a value as messages name it.
+    static func describe(_ value: JSONValue) -> String {
         switch value {
         case .null: "nothing"
         case .bool(let flag): "the boolean \(flag)"

@@ -10,10 +10,17 @@ public import Services
 /// on a temporary socket and stopped when the process exits.
 ///
 /// Tests share one daemon (that is the point: one daemon, many isolated sessions, in parallel), so ``shared`` is
-/// the one process-wide value here; it is immutable once started.
+/// the one process-wide value here; it is immutable once started. A suite names its own once, with the
+/// `.scenarioDaemon(…)` suite trait (which sets ``current`` for its tests), or a whole run with
+/// `$SCENARIOD_DAEMON`.
 public final class ScenarioDaemon: Sendable {
-    /// The daemon every ``withScenario(_:id:daemon:_:)`` uses unless given another; started on first use.
+    /// The daemon every ``withScenario(_:id:overriding:daemon:_:)`` uses unless given another or inside a suite
+    /// that names its own: the daemon executable `$SCENARIOD_DAEMON` names, else scenariod; started on first use.
     public static let shared = Task<ScenarioDaemon, any Error> { try await ScenarioDaemon.startOrConnect() }
+
+    /// The daemon of the suite a test runs in, when the suite names one (`@Suite(.scenarioDaemon(…))`); used by
+    /// ``withScenario(_:id:overriding:daemon:_:)`` before ``shared``.
+    @TaskLocal public static var current: ScenarioDaemon?
 
     /// The client for the daemon's control socket.
     public let client: ScenarioClient
@@ -31,20 +38,49 @@ public final class ScenarioDaemon: Sendable {
         if let directory { try? FileManager.default.removeItem(at: directory) }
     }
 
-    /// Connects to `$SCENARIOD_SOCKET` when it is set; otherwise starts a daemon executable (from
-    /// `$SCENARIOD_BINARY`, or `executable` beside the test bundle) on the scenarios in `$SCENARIOD_SCENARIOS` or
-    /// `./scenarios`.
-    /// - Parameter executable: The daemon's executable name: `scenariod`, or a team's own (`todod`), which
-    ///   SwiftPM builds beside the tests of the package that has it.
-    public static func startOrConnect(executable: String = "scenariod") async throws -> ScenarioDaemon {
-        let environment = ProcessInfo.processInfo.environment
+    /// Connects to `$SCENARIOD_SOCKET` when it is set; otherwise starts a daemon executable on the scenarios in
+    /// `$SCENARIOD_SCENARIOS` or `./scenarios`: the one `$SCENARIOD_DAEMON` names, else `$SCENARIOD_BINARY` (a
+    /// path), else `executable`. A name is found as ``executable(named:environment:)`` says.
+    /// - Parameters:
+    ///   - executable: The daemon's executable name: `scenariod`, or a team's own (`todod`), which SwiftPM builds
+    ///     beside the tests of the package that has it.
+    ///   - environment: Where the variables are read; nil for the process's environment.
+    public static func startOrConnect(executable: String = "scenariod",
+                                      environment: [String: String]? = nil) async throws -> ScenarioDaemon {
+        let environment = environment ?? ProcessInfo.processInfo.environment
         if let socket = environment["SCENARIOD_SOCKET"] {
             return ScenarioDaemon(client: ScenarioClient(socketPath: socket), process: nil, directory: nil)
         }
-        let binary = environment["SCENARIOD_BINARY"] ?? URL(fileURLWithPath: CommandLine.arguments[0])
-            .resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(executable).path
+        let binary = if let named = environment["SCENARIOD_DAEMON"], !named.isEmpty {
+            try Self.executable(named: named, environment: environment)
+        } else if let path = environment["SCENARIOD_BINARY"] {
+            path
+        } else {
+            try Self.executable(named: executable, environment: environment)
+        }
         let scenarios = environment["SCENARIOD_SCENARIOS"] ?? "scenarios"
         return try await start(binary: binary, scenarios: scenarios)
+    }
+
+    /// The daemon executable `name` names. With a slash, that path. Without, as a shell finds a command but
+    /// looking beside the tests first: the executable of that name SwiftPM built beside the running test bundle,
+    /// then the first in the directories of `$PATH`.
+    /// - Parameters:
+    ///   - name: A name (`todod`) or a path (`./.build/debug/todod`).
+    ///   - environment: Where `PATH` is read; nil for the process's environment.
+    /// - Throws: ``ScenarioTestingError`` saying where it looked.
+    public static func executable(named name: String, environment: [String: String]? = nil) throws -> String {
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        if name.contains("/") { return name }
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let path = environment["PATH"] ?? ""
+        let directories = [besideTests.path] + path.split(separator: ":", omittingEmptySubsequences: false).map { $0.isEmpty ? "." : String($0) }
+        let candidates = directories.map { URL(fileURLWithPath: $0).appendingPathComponent(name).path }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw ScenarioTestingError("no daemon executable '\(name)' beside the tests (\(besideTests.path)) or on PATH (\(path)); "
+                + "build it (swift build), or set SCENARIOD_DAEMON to its name or path, or SCENARIOD_SOCKET to a running daemon's socket")
+        }
+        return found
     }
 
     /// A daemon in this process: the engine and the control API's routes for `models`, with no executable and no
@@ -78,7 +114,7 @@ public final class ScenarioDaemon: Sendable {
     /// Starts a private daemon and waits until its socket answers.
     public static func start(binary: String, scenarios: String) async throws -> ScenarioDaemon {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw ScenarioTestingError("no daemon executable at \(binary); build it (swift build) or set SCENARIOD_BINARY or SCENARIOD_SOCKET")
+            throw ScenarioTestingError("no daemon executable at \(binary); build it (swift build), or set SCENARIOD_DAEMON to its name or path, or SCENARIOD_SOCKET to a running daemon's socket")
         }
         let directory = URL(fileURLWithPath: "/tmp/scenario-testing-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -173,6 +173,8 @@ public struct ScenarioSession: Sendable {
     private func decode<State: Decodable>(_ type: State.Type, from value: JSONValue) throws -> State {
         do {
             return try JSONDecoder.services.decode(type, from: value.jsonData)
+        } catch let error as DecodingError {
+            throw ScenarioTestingError("session \(id): the state does not decode as \(type): \(error.sentence)")
         } catch {
             throw ScenarioTestingError("session \(id): the state does not decode as \(type): \(error)")
         }

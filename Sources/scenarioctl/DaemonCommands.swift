@@ -78,55 +78,6 @@ struct Scenarios: AsyncParsableCommand {
     }
 }
 
-struct ScenarioCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "scenario", abstract: "Inspect one scenario.", subcommands: [Show.self])
-
-    struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a scenario as the daemon resolved it.")
-        @OptionGroup var options: ClientOptions
-        @Argument(help: "The scenario's name.") var name: String
-
-        func run() async throws {
-            try await options.run { client in
-                let scenario = try await client.scenario(name)
-                options.output(scenario) {
-                    func field(_ label: String, _ value: String) -> String {
-                        String(repeating: " ", count: max(0, 11 - label.count)) + "\(label): \(value)"
-                    }
-                    var lines = [
-                        "\(scenario.name): \(scenario.description)",
-                        field("model", scenario.model),
-                        field("extends", scenario.extends.isEmpty ? "-" : scenario.extends.joined(separator: " → ")),
-                        field("clock", "\(Output.instant(scenario.clockStart)), \(scenario.clockMode)"),
-                        field("seed", "\(scenario.seedKeys.isEmpty ? "-" : scenario.seedKeys.joined(separator: ", ")) (\(scenario.keyValueStore))"),
-                        field("random", scenario.random),
-                        field("services", scenario.services.isEmpty ? "-"
-                              : scenario.services.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")),
-                        field("network", scenario.network),
-                        field("unmatched", scenario.network == "fake" ? scenario.unmatched : "sent to the live network"),
-                    ]
-                    if let live = scenario.live {
-                        lines.append(field("live", "connect \(live.connectTimeout), read \(live.readTimeout), \(Output.count(live.redirects, "redirect"))"))
-                        lines += live.forward.sorted { $0.key < $1.key }.map { field("forward", "\($0.key) → \($0.value)") }
-                    }
-                    lines.append(field("directory", scenario.directory))
-                    return lines.joined(separator: "\n") + "\n\n" + Output.table(["ROUTE", "METHOD", "URL", "ANSWERS"], scenario.routes.map {
-                        [$0.name, $0.method ?? "*", $0.url ?? "*", $0.live == true ? "live" : Self.answers($0)]
-                    })
-                }
-            }
-        }
-    }
-}
-
-extension ScenarioCommand.Show {
-    /// `200; 503 after 2s; fault timeout (then cycle)`: each answer in turn, and what follows the last.
-    static func answers(_ route: ScenarioDetail.RouteSummary) -> String {
-        let list = route.answers.map(\.summary).joined(separator: "; ")
-        return route.answers.count > 1 ? "\(list) (then \(route.afterLast == "cycle" ? "from the first" : "the last again"))" : list
-    }
-}
-
 struct Reload: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make the daemon re-read its scenario directories (like SIGHUP).",
@@ -156,37 +107,65 @@ struct Validate: ParsableCommand {
         discussion: """
         Each DIR is a scenario directory (holding scenario.yaml) or a directory of them; they are read together, \
         later ones overriding, as the daemon reads its --scenarios, so a scenario may extend one in an earlier DIR. \
-        The check is the daemon's own (`DAEMON --check`), since only the daemon knows its Models: scenariod beside \
-        this scenarioctl (or on PATH) by default, a team's daemon with --daemon. Exits 1 when any has problems.
+        The check is the daemon's own (`DAEMON --check`), since only the daemon knows its Models and services: \
+        scenariod beside this scenarioctl (or on PATH) by default, a team's daemon with --daemon, found as a shell \
+        finds a command: a NAME without a slash is looked up in each directory of PATH in turn (todod), one with a \
+        slash is a path (./.build/debug/todod). Every problem is printed, each at its file, line and column. \
+        Exits 1 when any has problems.
         """)
 
     @Argument(help: "Scenario directories, or directories of them.") var directories: [String]
     @OptionGroup var format: OutputOptions
-    @Option(help: ArgumentHelp("The daemon executable whose Models the scenarios may name.", valueName: "path"))
+    @Option(help: ArgumentHelp("The daemon whose Models and services the scenarios may name: a name looked up on PATH as a shell does, or a path.",
+                               valueName: "name|path"))
     var daemon: String?
 
     func run() throws {
-        let executable = try daemon ?? Self.shippedDaemon()
+        let environment = ProcessInfo.processInfo.environment
+        let executable = try daemon.map { try Self.executable(named: $0, path: environment["PATH"]) } ?? Self.shippedDaemon()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--check"] + (format.json ? ["--json"] : []) + directories.flatMap { ["--scenarios", $0] }
         do {
             try process.run()
         } catch {
-            throw ValidationError("cannot run the daemon \(executable) to check the scenarios: \(error.localizedDescription); give --daemon PATH.")
+            throw ValidationError("cannot run the daemon \(executable) to check the scenarios: \(error.localizedDescription); give --daemon NAME or PATH.")
         }
         process.waitUntilExit()
         if process.terminationStatus != 0 { throw ExitCode(process.terminationStatus == 1 ? 1 : 2) }
+    }
+
+    /// The executable `name` names, as a shell finds a command: with a slash, that path; without, the first
+    /// executable file of that name in the directories of `path` (an empty entry is the current directory).
+    static func executable(named name: String, path: String?) throws -> String {
+        let files = FileManager.default
+        func runnable(_ candidate: String) -> Bool {
+            var isDirectory: ObjCBool = false
+            return files.fileExists(atPath: candidate, isDirectory: &isDirectory) && !isDirectory.boolValue && files.isExecutableFile(atPath: candidate)
+        }
+        if name.contains("/") {
+            guard runnable(name) else {
+                throw ValidationError("no executable daemon at \(name) (--daemon); build it, or give a name to look up on PATH, such as --daemon todod.")
+            }
+            return name
+        }
+        let directories = (path ?? "").split(separator: ":", omittingEmptySubsequences: false).map { $0.isEmpty ? "." : String($0) }
+        guard !name.isEmpty, let found = directories.map({ "\($0)/\(name)" }).first(where: runnable) else {
+            throw ValidationError("no executable '\(name)' in any directory of PATH (\(path ?? "unset")) (--daemon); install the daemon, "
+                + "add its directory to PATH, or give its path, such as --daemon ./.build/debug/\(name.isEmpty ? "todod" : name).")
+        }
+        return found
     }
 
     /// scenariod beside this executable (as installed and as built), else the first on PATH.
     static func shippedDaemon() throws -> String {
         let beside = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("scenariod").path
-        let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/scenariod" } ?? []
-        guard let found = ([beside] + path).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw ValidationError("no scenariod beside scenarioctl or on PATH to check the scenarios with; give --daemon PATH.")
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        do {
+            return try executable(named: "scenariod", path: ProcessInfo.processInfo.environment["PATH"])
+        } catch {
+            throw ValidationError("no scenariod beside scenarioctl or on PATH to check the scenarios with; give --daemon NAME or PATH.")
         }
-        return found
     }
 }

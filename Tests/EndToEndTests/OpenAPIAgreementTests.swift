@@ -45,6 +45,7 @@ import Yams
         Call(operationId: "listModels", method: "GET", path: "/v1/models", status: 200),
         Call(operationId: "listScenarios", method: "GET", path: "/v1/scenarios", status: 200),
         Call(operationId: "showScenario", method: "GET", path: "/v1/scenarios/ratings-expired-token", status: 200),
+        Call(operationId: "showScenarioFile", method: "GET", path: "/v1/scenarios/ratings-expired-token/file", status: 200),
         Call(operationId: "reloadScenarios", method: "POST", path: "/v1/scenarios/reload", status: 200),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline-demo","id":"s1"}"#, status: 201),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline"}"#, status: 201),
@@ -104,6 +105,7 @@ import Yams
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"offline-demo","id":"s1"}"#, status: 409, code: "sessionExists"),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"no-such"}"#, status: 404, code: "unknownScenario"),
         Call(operationId: "showScenario", method: "GET", path: "/v1/scenarios/no-such", status: 404, code: "unknownScenario"),
+        Call(operationId: "showScenarioFile", method: "GET", path: "/v1/scenarios/no-such/file", status: 404, code: "unknownScenario"),
         Call(operationId: "showSession", method: "GET", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
         Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/missing.js", status: 404, code: "noSuchEndpoint"),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
@@ -239,7 +241,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals + Self.serviceCalls).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 39)
+        #expect(documented.count == 40)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

@@ -37,12 +37,14 @@ check "todod logged that it is ready, with its socket" sh -c "grep -q 'ready: Sc
 check "todod --check accepts its own scenarios" "$todod" --check --scenarios Examples/TodoDaemon/scenarios
 check "todod --check rejects an unknown Model with file:line:column" \
     sh -c "! '$todod' --check --scenarios Examples/TodoDaemon/Tests/bad-scenarios/unknown-model > '$directory/check.out'; grep -q 'unknown-model/scenario.yaml:2:8: unknown model .TodoLst.. Did you mean .TodoList.' '$directory/check.out'"
-check "todod --check rejects a malformed notifications section with file:line:column" \
-    sh -c "! '$todod' --check --scenarios Examples/TodoDaemon/Tests/bad-scenarios/bad-notifications > '$directory/check.out'; grep -q 'bad-notifications/scenario.yaml:4:3: notifications.permission is invalid' '$directory/check.out'"
-check "todod --print-schema has the notifications section" \
-    sh -c "'$todod' --print-schema | python3 -c 'import json,sys; s=json.load(sys.stdin); assert set(s[\"properties\"][\"notifications\"][\"properties\"]) == {\"permission\", \"delivered\"}'"
+check "todod --check reports both problems of a notifications section with file:line:column, in words" \
+    sh -c "! '$todod' --check --scenarios Examples/TodoDaemon/Tests/bad-scenarios/bad-notifications > '$directory/check.out'; grep -q \"bad-notifications/scenario.yaml:4:3: notifications.permission must be one of 'granted', 'denied', got 'maybe'.\" '$directory/check.out' && grep -q \"bad-notifications/scenario.yaml:5:3: unknown key 'delivred' in notifications. Did you mean 'delivered'?\" '$directory/check.out'"
+check "todod --print-schema has the notifications section to full depth: the enum, the list's items, defaults" \
+    sh -c "'$todod' --print-schema | python3 -c 'import json,sys; n=json.load(sys.stdin)[\"properties\"][\"notifications\"][\"properties\"]; assert n[\"permission\"] == {\"enum\": [\"granted\", \"denied\"], \"default\": \"granted\"}, n; assert set(n[\"delivered\"][\"items\"][\"properties\"]) == {\"title\", \"body\", \"at\"}, n; assert n[\"delivered\"][\"items\"][\"properties\"][\"at\"][\"format\"] == \"date-time\"'"
 check "scenarioctl validate --daemon todod checks with todod's Models" \
     "$scenarioctl" validate --daemon "$todod" Examples/TodoDaemon/scenarios
+check "scenarioctl validate --daemon todod finds todod on PATH, as a shell does" \
+    sh -c "PATH=\"$PWD/$(dirname "$todod"):\$PATH\" '$scenarioctl' validate --daemon todod Examples/TodoDaemon/scenarios"
 check "scenarioctl validate with scenariod refuses todod's scenarios (it does not host TodoList)" \
     sh -c "! '$scenarioctl' validate Examples/TodoDaemon/scenarios >/dev/null"
 check "todod --print-schema names TodoList only" \

@@ -5,8 +5,9 @@ import TodoList
 /// `notifications:` section sets it (merged over ``init()``'s empty, allowing inbox), the control API reads and
 /// replaces it, and a reset restores it.
 public struct Inbox: Codable, Sendable, Equatable {
-    /// Whether notifications are shown.
-    public enum Permission: String, Codable, Sendable {
+    /// Whether notifications are shown. `CaseIterable`, so the schema lists the values and a misspelt one in a
+    /// scenario gets a suggestion.
+    public enum Permission: String, Codable, Sendable, CaseIterable {
         case granted, denied
     }
 
