@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Drives the dashboard in a real headless Chromium (Debian's chromium and chromium-driver, which scripts/setup
-# installs) with Selenium, through `scenarioctl dashboard`. Screenshots of each step go to $SCENARIOD_SCREENSHOTS
-# (default: a new directory under /tmp, printed).
+# Drives the dashboard in a real headless Chromium (Debian's chromium and chromium-driver, which
+# scripts/setup --test installs) with Selenium, through `scenarioctl dashboard`. Screenshots of each step go to
+# $SCENARIOD_SCREENSHOTS (default: a new directory under /tmp, printed).
 # Selenium and pytest are installed once into $SCENARIOD_TEST_CACHE (default /var/cache/scenariod-test) and checked
 # by running them before every use; a copy that does not run is rebuilt.
 # Usage: Tests/browser/run.sh [SCENARIOD_BINARY]   (default: the debug build)
@@ -20,7 +20,7 @@ if ! { [ -f "$venv/.installed" ] && "$venv/bin/python" -c "import selenium, pyte
     touch "$venv/.installed"
 fi
 for tool in /usr/bin/chromium /usr/bin/chromedriver; do
-    [ -x "$tool" ] || { echo "browser: $tool is missing; run scripts/setup (Debian's chromium and chromium-driver)"; exit 1; }
+    [ -x "$tool" ] || { echo "browser: $tool is missing; run scripts/setup --test (Debian's chromium and chromium-driver)"; exit 1; }
 done
 export SCENARIOD_SCREENSHOTS=${SCENARIOD_SCREENSHOTS:-$(mktemp -d /tmp/scenariod-screenshots-XXXX)}
 echo "browser: screenshots in $SCENARIOD_SCREENSHOTS"
