@@ -1,4 +1,6 @@
-"""FeedReader through scenarios, from Python."""
+"""FeedReader through scenarios, from Python: a suite that uses only the installed pytest plugin (scenariod-pytest,
+clients/python), as a team's own suite would. It has no conftest.py; the plugin's fixtures come by name."""
+import pytest
 
 
 def test_offline_demo_shows_the_feed_with_two_items_read(scenario):
@@ -6,7 +8,7 @@ def test_offline_demo_shows_the_feed_with_two_items_read(scenario):
     state = session.state()
     assert len(state["items"]) == 4
     assert sum(item["isRead"] for item in state["items"]) == 2
-    session.assert_no_unmatched_requests()
+    session.expect_no_unmatched_requests()
 
 
 def test_a_server_error_is_shown(scenario):
@@ -23,6 +25,19 @@ def test_slow_network_shows_loading_until_the_clock_passes_the_delay(scenario):
     state = session.state()
     assert state["isLoading"] is False
     assert len(state["items"]) == 4
+
+
+def test_waiting_for_the_feed_moves_the_clock_until_it_has_loaded(scenario):
+    session = scenario("slow-network")
+    loaded = session.wait_for_state({"isLoading": False}, advancing_by="500ms", up_to="10s")
+    assert len(loaded["items"]) == 4
+    assert session.now() == "2026-11-01T09:00:02Z"
+
+
+@pytest.mark.scenario("offline-demo")
+def test_a_marked_test_gets_its_session(scenario_session):
+    assert scenario_session.scenario == "offline-demo"
+    scenario_session.expect_request("GET", "https://www.cocoawithlove.com/feed.json")
 
 
 def test_a_variation_without_a_scenario_file(scenario):
@@ -77,9 +92,6 @@ def test_the_feed_refreshes_itself_after_fifteen_minutes(scenario):
     assert len(session.state()["items"]) == 5
     assert [entry["route"] for entry in session.requests()] == ["feed", "feed"]
     session.expect_requests("feed", 2)
-    try:
+    with pytest.raises(AssertionError) as failure:
         session.expect_requests("feed", 3)
-    except AssertionError as error:
-        assert "answered 2 requests, not 3" in str(error) and "#2 GET" in str(error), error
-    else:
-        raise AssertionError("expect_requests accepted a wrong count")
+    assert "answered 2 requests, not 3" in str(failure.value) and "GET https://www.cocoawithlove.com/feed.json" in str(failure.value)

@@ -1,0 +1,52 @@
+"""Where one pytest process finds the test run's daemon: a socket it was given, or a daemon it starts on first use."""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from .daemon import DaemonProcess
+
+
+class DaemonEndpoint:
+    """The test run's daemon, as one process sees it.
+
+    Exactly one of three: a socket to connect to (``$SCENARIOD_SOCKET``, or the one an xdist controller passed its
+    workers), a reason there is none (so every test that needs it fails with that reason), or a launcher that
+    starts a :class:`DaemonProcess` the first time a test asks, which this process then owns and stops.
+    """
+
+    def __init__(self, *, socket: Optional[str] = None, error: Optional[str] = None,
+                 launcher: Optional[Callable[[], DaemonProcess]] = None) -> None:
+        self._socket = socket
+        self._error = error
+        self._launcher = launcher
+        #: The daemon this process started, if it started one.
+        self.daemon: Optional[DaemonProcess] = None
+        #: The end of the daemon's log, once it has stopped.
+        self.final_log: Optional[str] = None
+
+    def socket_path(self) -> str:
+        """The socket to connect to; starts the daemon on first use when this process owns it.
+
+        Raises ``RuntimeError`` saying why there is no daemon (the same reason every time it is asked).
+        """
+        if self._socket is not None:
+            return self._socket
+        if self._error is None and self._launcher is not None:
+            try:
+                self.daemon = self._launcher().start()
+                self._socket = self.daemon.socket_path
+                return self._socket
+            except (RuntimeError, OSError) as error:
+                self._error = str(error)
+        raise RuntimeError(self._error or "no scenariod: set SCENARIOD_SOCKET or name the binary with --scenariod")
+
+    def stop(self) -> Optional[str]:
+        """Stops the daemon this process started (if any) and removes its directory, keeping the end of its log
+        in :attr:`final_log`. Returns how it ended when that was not cleanly (see :meth:`DaemonProcess.ending`)."""
+        if self.daemon is None:
+            return None
+        daemon, self.daemon = self.daemon, None
+        daemon.stop()
+        self.final_log = daemon.log_tail()
+        daemon.remove()
+        return daemon.ending()

@@ -1,0 +1,113 @@
+"""Every call a session makes, against the run's daemon (the plugin's own `scenario` and `scenariod` fixtures)."""
+import pytest
+
+from scenariod_pytest import ScenariodClient, ScenariodError, ScenarioSession
+
+FEED = "https://www.cocoawithlove.com/feed.json"
+
+
+def test_a_refused_call_carries_the_apis_code_and_message(scenario):
+    with pytest.raises(ScenariodError) as refused:
+        scenario("no-such-scenario")
+    assert refused.value.code == "unknownScenario" and refused.value.status == 404
+    assert "POST /v1/sessions → 404 unknownScenario" in str(refused.value)
+    session = scenario("offline-demo")
+    with pytest.raises(ScenariodError) as refused:
+        session.perform("noSuchAction")
+    assert refused.value.code == "unknownAction"
+
+
+def test_a_session_in_a_with_block_is_deleted_at_its_end(scenario, scenariod: ScenariodClient):
+    with scenario("offline-demo") as session:
+        assert session.id in scenariod.session_ids()
+    assert session.id not in scenariod.session_ids()
+    session.delete()  # twice is harmless
+
+
+def test_the_store_is_a_mapping_and_its_edits_are_steps(scenario):
+    session = scenario("offline-demo")
+    odd = "a/../b c"
+    session.store[odd] = {"n": [1, None]}
+    assert session.store[odd] == {"n": [1, None]}
+    assert odd in list(session.store)
+    del session.store[odd]
+    with pytest.raises(KeyError):
+        session.store[odd]
+    with pytest.raises(KeyError):
+        del session.store[odd]
+    assert [step["kind"] for step in session.history()][-2:] == ["setKeyValue", "removeKeyValue"]
+
+
+def test_the_clock_moves_and_is_set(scenario):
+    session = scenario("offline-demo")
+    assert session.now() == "2026-11-01T09:00:00Z"
+    assert session.advance("1h30m") == "2026-11-01T10:30:00Z"
+    assert session.set_clock("2026-12-24T18:00:00Z") == "2026-12-24T18:00:00Z"
+    assert session.now() == "2026-12-24T18:00:00Z"
+
+
+def test_requests_leave_out_configuration_changes_and_counts_match_them(scenario):
+    session = scenario("offline-demo")
+    session.set_network_conditions(delay="2s")
+    assert session.network_conditions() == {"offline": False, "delay": "2s"}
+    session.set_network_conditions()
+    session.perform("reload")
+    session.store["note"] = "x"
+    made = session.requests()
+    assert [entry["url"] for entry in made] == [FEED, FEED]
+    assert session.request_counts()["routes"]["feed"] == len(made)
+    session.clear_journal()
+    assert session.requests() == [] and session.request_counts()["routes"]["feed"] == 0
+
+
+def test_routes_change_while_the_session_runs_and_a_reset_undoes_them(scenario):
+    session = scenario("offline-demo")
+    session.set_route("feed", {"extends": "feed", "response": {"status": 500}})
+    assert session.perform("reload")["error"] == "The feed server answered 500."
+    session.reset()
+    assert session.perform("reload").get("error") is None
+    session.remove_route("feed")
+    assert session.perform("reload")["error"]
+    assert session.unmatched()[-1]["url"] == FEED
+
+
+def test_the_event_stream_starts_with_the_state_and_ends_each_change_with_its_step(scenario):
+    session = scenario("offline-demo")
+    with session.events() as events:
+        first = next(events)
+        assert first.name == "stateChanged" and len(first.data["items"]) == 4
+        session.advance("1m")
+        names = []
+        for event in events:
+            names.append(event.name)
+            if event.name == "historyChanged":
+                assert event.data == {"newestStep": 1}
+                break
+        assert "clockMoved" in names
+
+
+def test_rewind_and_save(scenario, scenariod: ScenariodClient):
+    session = scenario("offline-demo")
+    before = session.state()
+    session.perform("setIsRead", url="https://www.cocoawithlove.com/blog/mock-views.html", value=True)
+    assert session.newest_step() == 1
+    assert session.rewind(0) == before
+    session.perform("setIsRead", url="https://www.cocoawithlove.com/blog/mock-views.html", value=True)
+    name = session.save(f"saved-{session.id}", description="saved by the plugin's tests")
+    assert scenariod.scenario(name)["description"] == "saved by the plugin's tests"
+    assert scenario(name).state() == session.state()
+
+
+def test_a_session_opened_by_id_is_the_same_session(scenario, scenariod: ScenariodClient):
+    opened = scenario("offline-demo")
+    again = scenariod.session(opened.id)
+    assert isinstance(again, ScenarioSession) and again.scenario == "offline-demo"
+    again.advance("5s")
+    assert opened.now() == "2026-11-01T09:00:05Z"
+
+
+def test_the_daemon_wide_calls(scenariod: ScenariodClient):
+    assert scenariod.health()["status"] == "ok"
+    assert scenariod.version()["api"] == "v1"
+    assert {"FeedReader", "Ratings"} <= {model["name"] for model in scenariod.models()}
+    assert "offline-demo" in {scenario["name"] for scenario in scenariod.scenarios()}
