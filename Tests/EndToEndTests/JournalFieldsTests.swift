@@ -20,7 +20,7 @@ import Testing
         let action = try #require(j2.first { field($0, "ACTION") == "setIsRead" }, "no ACTION=setIsRead line in \(j2)")
         #expect(field(action, "PRIORITY") == "6")
         #expect(field(action, "SYSLOG_IDENTIFIER") == "scenariod")
-        #expect(field(action, "CODE_FILE")?.hasSuffix("Session.swift") == true)
+        #expect(field(action, "CODE_FILE")?.hasSuffix("Session+Model.swift") == true)
         #expect(Int(field(action, "CODE_LINE") ?? "") != nil)
         #expect(field(action, "CODE_FUNC")?.hasPrefix("perform") == true)
 
