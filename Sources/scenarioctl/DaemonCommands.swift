@@ -107,6 +107,9 @@ struct Validate: ParsableCommand {
         discussion: """
         Each DIR is a scenario directory (holding scenario.yaml) or a directory of them; they are read together, \
         later ones overriding, as the daemon reads its --scenarios, so a scenario may extend one in an earlier DIR. \
+        Only the DIRs given are read: a suite whose scenarios extend shipped ones names the shipped directory first \
+        (scenarioctl validate /usr/share/scenariod/scenarios tests/scenarios); a parent none of them has is a problem \
+        that says which of the daemon's default directories has it and the command line that reads it too. \
         The check is the daemon's own (`DAEMON --check`), since only the daemon knows its Models and services: \
         scenariod beside this scenarioctl (or on PATH) by default, a team's daemon with --daemon, found as a shell \
         finds a command: a NAME without a slash is looked up in each directory of PATH in turn (todod), one with a \
