@@ -207,6 +207,10 @@ if [ -n "$team_deb" ]; then
     team_journal() { grep -q '"SCENARIO":"todo-due-soon"' <<<"$team_fields" && grep -q '"MODEL":"TodoList"' <<<"$team_fields"; }
     check "its journal entries carry SYSLOG_IDENTIFIER=todod, its scenario and its Model" team_journal
     check "its man page is installed" in_container test -s /usr/share/man/man8/todod.8.gz
+    # Both packages carry scenarioctl and offer it through update-alternatives (scripts/package-daemon): no file
+    # conflict, and either one alone is complete.
+    offered=$(in_container update-alternatives --list scenarioctl 2>&1 | sort | xargs)
+    check "both packages offer scenarioctl ($offered)" test "$offered" = "/usr/lib/scenariod/scenarioctl /usr/lib/todod/scenarioctl"
     team_verify=$(in_container systemd-analyze verify /lib/systemd/system/todod@.service /lib/systemd/system/todod@.socket 2>&1)
     check "systemd-analyze verify of todod's units prints nothing" test -z "$team_verify"
     [ -n "$team_verify" ] && echo "$team_verify" | sed 's/^/     /'
@@ -217,6 +221,21 @@ if [ -n "$team_deb" ]; then
         sh -c "echo '$team_security' | grep -q SAFE && awk 'BEGIN { exit !($team_exposure <= 1.0) }'"
     check "systemctl stop todod@todo-due-soon exits 0" \
         sh -c "nsenter -t $leader -a systemctl stop todod@todo-due-soon && test \"\$(nsenter -t $leader -a systemctl show -p ExecMainStatus --value todod@todo-due-soon)\" = 0"
+
+    # --- the team's package alone: scenariod removed, scenarioctl and its pages are todod's -----------------------
+    check "apt-get remove scenariod" in_container sh -c 'DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq scenariod'
+    check "scenarioctl is now todod's copy" test "$(in_container readlink -f /usr/bin/scenarioctl)" = /usr/lib/todod/scenarioctl
+    check "scenarioctl reaches todod through the socket unit" \
+        sh -c "nsenter -t $leader -a systemctl start todod@todo-due-soon.socket && nsenter -t $leader -a scenarioctl status --socket /run/todod/todo-due-soon/control.sock | grep -q '^todod 1.0.0 at'"
+    pages() {
+        local page path
+        for page in "1 scenarioctl" "5 scenariod.scenario"; do
+            path=$(in_container man -w $page) && [ "$(in_container readlink -f "$path")" = "/usr/share/todod/scenarioctl/${path##*/}" ] \
+                || { echo "man -w $page: '$path' is not todod's copy"; return 1; }
+        done
+    }
+    check "man finds scenarioctl(1) and scenariod.scenario(5), todod's copies" pages
+    check "the bash completion follows" test "$(in_container readlink -f /usr/share/bash-completion/completions/scenarioctl)" = /usr/share/todod/scenarioctl/scenarioctl.bash
 fi
 
 echo "$passed passed, $failed failed"
