@@ -127,18 +127,6 @@ struct Record: AsyncParsableCommand {
             }
         }
     }
-
-    private func show(_ event: ServerSentEvent) {
-        let data = String(decoding: event.data.jsonData, as: UTF8.self)
-        let id = event.id.map(String.init) ?? "null"
-        let line = options.json ? "{\"id\":\(id),\"event\":\"\(event.name)\",\"data\":\(data)}" : "#\(id) \(event.name): \(data)"
-        // Written unbuffered, so a pipe sees each event as it happens.
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-
-    private static func report(_ message: String) {
-        FileHandle.standardError.write(Data("scenarioctl watch: \(message)\n".utf8))
-    }
 }
 
 struct Watch: AsyncParsableCommand {
@@ -191,5 +179,17 @@ struct Watch: AsyncParsableCommand {
                 try await Task.sleep(for: .seconds(1))
             }
         }
+    }
+
+    private func show(_ event: ServerSentEvent) {
+        let data = String(decoding: event.data.jsonData, as: UTF8.self)
+        let id = event.id.map(String.init) ?? "null"
+        let line = options.json ? "{\"id\":\(id),\"event\":\"\(event.name)\",\"data\":\(data)}" : "#\(id) \(event.name): \(data)"
+        // Written unbuffered, so a pipe sees each event as it happens.
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private static func report(_ message: String) {
+        FileHandle.standardError.write(Data("scenarioctl watch: \(message)\n".utf8))
     }
 }
