@@ -17,6 +17,7 @@ public struct HealthBody: Codable, Sendable, Hashable {
     /// The id of the daemon's default session (`--scenario`), when it has one.
     public var defaultSession: String?
 
+    /// A health body, as the daemon answers it; clients decode it rather than build it.
     public init(status: String = "ok", version: String, daemon: String? = nil, scenarios: Int, scenariosServingLastGood: Int = 0,
                 invalidScenarios: Int = 0, sessions: Int, defaultSession: String?) {
         self.status = status
@@ -32,11 +33,14 @@ public struct HealthBody: Codable, Sendable, Hashable {
 
 /// `GET /v1/version`.
 public struct VersionBody: Codable, Sendable, Hashable {
+    /// The daemon's version, as its executable reports it (`scenariod --version`).
     public var version: String
     /// The daemon's name (`scenariod`, `todod`).
     public var daemon: String?
+    /// The control API's version, the first component of every path (`v1`).
     public var api: String
 
+    /// A version body, as the daemon answers it.
     public init(version: String, daemon: String? = nil, api: String = "v1") {
         self.version = version
         self.daemon = daemon

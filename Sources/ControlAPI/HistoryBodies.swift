@@ -19,6 +19,7 @@ public struct HistoryBody: Codable, Sendable, Hashable {
         /// The journal sequence numbers of the requests it caused.
         public var requests: [Int]
 
+        /// A step as the daemon reports it.
         public init(step: Int, kind: String, summary: String, parameters: [String: JSONValue], time: Date, requests: [Int]) {
             self.step = step
             self.kind = kind
@@ -29,11 +30,14 @@ public struct HistoryBody: Codable, Sendable, Hashable {
         }
     }
 
+    /// The session's id.
     public var session: String
     /// Why the session cannot be rewound; absent when it can.
     public var notRewindable: String?
+    /// Every step kept, oldest first: step 0, the start, then each change.
     public var steps: [Step]
 
+    /// A history as the daemon reports it.
     public init(session: String, notRewindable: String?, steps: [Step]) {
         self.session = session
         self.notRewindable = notRewindable
@@ -45,6 +49,7 @@ public struct HistoryBody: Codable, Sendable, Hashable {
 public struct HistoryChangedBody: Codable, Sendable, Hashable {
     /// The number of the history's newest step; after a rewind, an earlier one than before.
     public var newestStep: Int
+    /// The data of a `historyChanged` event whose newest step is `newestStep`.
     public init(newestStep: Int) { self.newestStep = newestStep }
 }
 
@@ -52,5 +57,6 @@ public struct HistoryChangedBody: Codable, Sendable, Hashable {
 public struct RewindRequest: Codable, Sendable, Hashable {
     /// The step after which the session should stand (0: its start).
     public var step: Int
+    /// A request to rewind to just after `step`.
     public init(step: Int) { self.step = step }
 }

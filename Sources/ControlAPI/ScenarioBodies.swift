@@ -3,8 +3,11 @@ public import Services
 
 /// One scenario in `GET /v1/scenarios`: valid or not, with its problems.
 public struct ScenarioSummary: Codable, Sendable, Hashable {
+    /// The scenario's name, its directory's.
     public var name: String
+    /// Its one-line description; absent when its file could not be read that far.
     public var description: String?
+    /// The Model it runs; absent when its file could not be read that far.
     public var model: String?
     /// Whether new sessions can be created from it.
     public var valid: Bool
@@ -14,6 +17,7 @@ public struct ScenarioSummary: Codable, Sendable, Hashable {
     /// True when the files have problems and sessions start from the version last read without them.
     public var servingLastGood: Bool
 
+    /// A summary as the daemon lists it; ``servingLastGood`` follows from `valid` and `problems`.
     public init(name: String, description: String?, model: String?, valid: Bool, problems: [String]) {
         self.name = name
         self.description = description
@@ -26,9 +30,13 @@ public struct ScenarioSummary: Codable, Sendable, Hashable {
 
 /// `GET /v1/scenarios/{name}`: a valid scenario as resolved.
 public struct ScenarioDetail: Codable, Sendable, Hashable {
+    /// One route of the scenario: what it matches and how it answers.
     public struct RouteSummary: Codable, Sendable, Hashable {
+        /// The route's name, unique in the scenario.
         public var name: String
+        /// The method it matches; absent when it matches any.
         public var method: String?
+        /// The URL it matches: the URL itself, or `~ PATTERN` for a regular expression; absent when it matches any.
         public var url: String?
         /// How many responses or faults it answers with in turn (0 for a live route).
         public var outcomes: Int
@@ -39,6 +47,7 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
         /// After the last answer: `repeat` (the last again) or `cycle` (from the first).
         public var afterLast: String
 
+        /// A route summary; ``outcomes`` is the number of `answers`.
         public init(name: String, method: String?, url: String?, live: Bool? = nil, answers: [Answer], afterLast: String) {
             self.name = name
             self.method = method
@@ -61,6 +70,7 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
         /// For a causal route: the route (and how many of its answers) after which this answer applies.
         public var after: String?
 
+        /// An answer with a status or a fault, a delay and a condition, each absent when it does not apply.
         public init(status: Int? = nil, fault: String? = nil, delay: String? = nil, after: String? = nil) {
             self.status = status
             self.fault = fault
@@ -77,18 +87,27 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
         }
     }
 
+    /// The scenario's name, its directory's.
     public var name: String
+    /// Its one-line description.
     public var description: String
+    /// The Model it runs.
     public var model: String
+    /// The directory it was read from, as the daemon sees it.
     public var directory: String
     /// Scenarios it extends, nearest first.
     public var extends: [String]
+    /// The instant its clock starts at.
     public var clockStart: Date
+    /// `frozen` (moves only when told), `running` (ticks from the start) or `system` (the system's clock).
     public var clockMode: String
     /// The IANA time zone people read the clock in (`Europe/London`), when the scenario names one.
     public var clockTimeZone: String?
+    /// The keys its key-value seed fills, sorted.
     public var seedKeys: [String]
+    /// Its network routes, in matching order (the first that matches answers).
     public var routes: [RouteSummary]
+    /// The transport error a request that matches no route gets (`connectionRefused` unless the scenario says).
     public var unmatched: String
     /// `fake`, `live` or `record`.
     public var network: String
@@ -119,6 +138,7 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
         /// Origins sent to other origins.
         public var forward: [String: String]
 
+        /// Live settings as the scenario resolves them.
         public init(connectTimeout: String, readTimeout: String, redirects: Int, forward: [String: String]) {
             self.connectTimeout = connectTimeout
             self.readTimeout = readTimeout
@@ -127,6 +147,7 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
         }
     }
 
+    /// A scenario's detail as the daemon reports it.
     public init(name: String, description: String, model: String, directory: String, extends: [String], clockStart: Date,
                 clockMode: String, seedKeys: [String], routes: [RouteSummary], unmatched: String, network: String,
                 keyValueStore: String, random: String, services: [String: String], live: LiveSettings?, clockTimeZone: String? = nil,
@@ -161,6 +182,7 @@ public struct ReloadBody: Codable, Sendable, Hashable {
     /// Scenarios with problems that keep serving the version last read without them.
     public var servingLastGood: [String]
 
+    /// What a reload found.
     public init(scenarios: Int, invalid: [String], servingLastGood: [String]) {
         self.scenarios = scenarios
         self.invalid = invalid
@@ -178,6 +200,7 @@ public struct SaveRecordingRequest: Codable, Sendable, Hashable {
     /// Keep `Authorization`, `Cookie` and `Set-Cookie` values (left out by default).
     public var keepSecrets: Bool?
 
+    /// A request to save the recording as scenario `name`.
     public init(name: String, keepSecrets: Bool? = nil) {
         self.name = name
         self.keepSecrets = keepSecrets
@@ -195,6 +218,7 @@ public struct SavedRecordingBody: Codable, Sendable, Hashable {
     /// Files written: `scenario.yaml` and the fixtures.
     public var files: Int
 
+    /// What saving a recording wrote.
     public init(scenario: String, directory: String, routes: Int, files: Int) {
         self.scenario = scenario
         self.directory = directory
@@ -210,6 +234,7 @@ public struct SaveSessionRequest: Codable, Sendable, Hashable {
     /// Its description; by default one saying which session of which scenario it came from, and when.
     public var description: String?
 
+    /// A request to save the session as scenario `name`.
     public init(name: String, description: String? = nil) {
         self.name = name
         self.description = description
@@ -225,6 +250,7 @@ public struct SavedSessionBody: Codable, Sendable, Hashable {
     /// The scenario it extends: the session's.
     public var extends: String
 
+    /// What saving a session wrote.
     public init(scenario: String, directory: String, extends: String) {
         self.scenario = scenario
         self.directory = directory

@@ -12,6 +12,7 @@ public struct CreateSessionRequest: Codable, Sendable, Hashable {
     /// `clock`, `random`, a team's service sections.
     public var overrides: JSONValue?
 
+    /// A request for a session of `scenario`.
     public init(scenario: String, id: String? = nil, overrides: JSONValue? = nil) {
         self.scenario = scenario
         self.id = id
@@ -21,15 +22,20 @@ public struct CreateSessionRequest: Codable, Sendable, Hashable {
 
 /// A session as listings show it.
 public struct SessionBody: Codable, Sendable, Hashable {
+    /// The session's id, which every path of the session names.
     public var id: String
+    /// The scenario it runs.
     public var scenario: String
+    /// The Model the scenario names.
     public var model: String
     /// The session's clock.
     public var now: Date
-    /// Requests in its journal, and how many of them matched no route.
+    /// Requests in its journal.
     public var requests: Int
+    /// How many of those matched no route.
     public var unmatchedRequests: Int
 
+    /// A session as the daemon lists it.
     public init(id: String, scenario: String, model: String, now: Date, requests: Int, unmatchedRequests: Int) {
         self.id = id
         self.scenario = scenario
@@ -42,7 +48,9 @@ public struct SessionBody: Codable, Sendable, Hashable {
 
 /// `GET /v1/sessions/{id}/clock` and the answer of every clock move.
 public struct ClockBody: Codable, Sendable, Hashable {
+    /// The time on the session's clock.
     public var now: Date
+    /// The clock reading `now`.
     public init(now: Date) { self.now = now }
 }
 
@@ -53,6 +61,7 @@ public struct AdvanceClockRequest: Codable, Sendable, Hashable {
     /// The move continues a play (a clock advancing in small moves, as the dashboard's *Play* does): the history
     /// keeps it in the previous step when that step is a play's moves too, so a long play is one step.
     public var play: Bool?
+    /// A request to advance the clock by `by`.
     public init(by: String, play: Bool? = nil) {
         self.by = by
         self.play = play
@@ -61,13 +70,17 @@ public struct AdvanceClockRequest: Codable, Sendable, Hashable {
 
 /// `PUT /v1/sessions/{id}/clock`.
 public struct SetClockRequest: Codable, Sendable, Hashable {
+    /// The instant the clock should read; earlier than now moves it back.
     public var now: Date
+    /// A request to set the clock to `now`.
     public init(now: Date) { self.now = now }
 }
 
 /// `GET /v1/sessions/{id}/kv`.
 public struct KeyValueListBody: Codable, Sendable, Hashable {
+    /// The keys of the session's key-value state, sorted.
     public var keys: [String]
+    /// A list of `keys`.
     public init(keys: [String]) { self.keys = keys }
 }
 
@@ -77,8 +90,10 @@ public struct JournalBody: Codable, Sendable, Hashable {
     public var entries: [NetworkExchange]
     /// Entries dropped to stay within `capacity` since the journal was last cleared.
     public var dropped: Int
+    /// The most entries the journal keeps (the daemon's `--journal-capacity`); older ones are dropped first.
     public var capacity: Int
 
+    /// A journal as the daemon reports it.
     public init(entries: [NetworkExchange], dropped: Int, capacity: Int) {
         self.entries = entries
         self.dropped = dropped
@@ -96,6 +111,7 @@ public struct RequestCountsBody: Codable, Sendable, Hashable {
     /// Requests no route answered that went to the live network (a `live` or `record` scenario).
     public var live: Int
 
+    /// Counts as the daemon reports them.
     public init(routes: [String: Int], unmatched: Int, live: Int) {
         self.routes = routes
         self.unmatched = unmatched
@@ -113,6 +129,7 @@ public struct NetworkConditionsBody: Codable, Sendable, Hashable {
     /// Added to every answer's delay, on the session's clock (`2s`).
     public var delay: String?
 
+    /// Conditions to set; with no arguments, the scenario's own network.
     public init(offline: Bool? = nil, fault: String? = nil, delay: String? = nil) {
         self.offline = offline
         self.fault = fault
@@ -131,6 +148,7 @@ public struct ServiceListBody: Codable, Sendable, Hashable {
         /// `fake` (its state can be read and replaced) or `live`.
         public var mode: String
 
+        /// A service as the daemon lists it.
         public init(name: String, description: String, mode: String) {
             self.name = name
             self.description = description
@@ -140,6 +158,7 @@ public struct ServiceListBody: Codable, Sendable, Hashable {
 
     /// Sorted by name.
     public var services: [Service]
+    /// A list of `services`.
     public init(services: [Service]) { self.services = services }
 }
 
@@ -152,6 +171,7 @@ public struct ServiceStateBody: Codable, Sendable, Hashable {
     /// Its fake's whole state.
     public var state: JSONValue
 
+    /// The data of a `serviceChanged` event for `service`.
     public init(service: String, state: JSONValue) {
         self.service = service
         self.state = state
@@ -162,7 +182,7 @@ public struct ServiceStateBody: Codable, Sendable, Hashable {
 public enum EventName: String, Codable, Sendable, CaseIterable {
     /// data: the Model's whole state.
     case stateChanged
-    /// data: a journal entry (``Fakes/NetworkExchange``).
+    /// data: a journal entry (`NetworkExchange`, in the Services product).
     case requestJournaled
     /// data: a ``ClockBody``.
     case clockMoved
@@ -183,6 +203,7 @@ public struct GapBody: Codable, Sendable, Hashable {
     /// What was missed and what follows.
     public var message: String
 
+    /// The data of a `gap` event.
     public init(lastEventId: Int, oldestRetained: Int?, message: String) {
         self.lastEventId = lastEventId
         self.oldestRetained = oldestRetained

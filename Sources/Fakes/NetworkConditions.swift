@@ -11,6 +11,8 @@ public struct NetworkConditions: Sendable, Hashable, CustomStringConvertible {
     /// Added to every answer's delay, on the session's clock (live answers wait it before they are sent).
     public var delay: Duration
 
+    /// Conditions that take the network offline, fail every request with `fault`, or delay every answer by
+    /// `delay`; with no arguments, the scenario's own network (``normal``).
     public init(offline: Bool = false, fault: TransportError? = nil, delay: Duration = .zero) {
         self.offline = offline
         self.fault = fault

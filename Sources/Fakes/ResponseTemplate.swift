@@ -88,8 +88,11 @@ public struct ResponseTemplate: Sendable {
 
     /// Why a template does not compile, and where in its text.
     public struct CompileError: Error, Sendable {
+        /// What is wrong, in words (`a section is never closed; end it with {{/NAME}}`).
         public var message: String
+        /// The 1-based line of the template's text where it was found.
         public var line: Int
+        /// The 1-based column of that line.
         public var column: Int
     }
 

@@ -66,7 +66,9 @@ public struct Route: Sendable {
 public struct RouteOutcome: Sendable {
     /// A response, or the transport error to throw instead.
     public enum Result: Sendable {
+        /// The response the Model receives.
         case response(NetworkResponse)
+        /// The transport error the Model's request throws instead of a response.
         case fault(TransportError)
     }
 
@@ -85,6 +87,7 @@ public struct RouteOutcome: Sendable {
         /// How many of its answers it takes; at least 1.
         public var times: Int
 
+        /// The condition that route `route` has answered `times` requests.
         public init(route: String, times: Int = 1) {
             self.route = route
             self.times = times

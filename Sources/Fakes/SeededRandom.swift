@@ -2,7 +2,7 @@ public import Services
 import Synchronization
 
 /// Randomness from a seed: the same seed gives the same sequence of values, run after run, so identifiers and
-/// choices a Model takes from ``RandomService`` are deterministic. xoshiro256** (Blackman and Vigna), its state
+/// choices a Model takes from ``/Services/RandomService`` are deterministic. xoshiro256** (Blackman and Vigna), its state
 /// filled from the seed by SplitMix64 as its authors recommend; written here because the standard library has no
 /// seedable generator and the algorithm is twenty lines.
 public final class SeededRandom: RandomService {

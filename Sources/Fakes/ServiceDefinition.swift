@@ -15,7 +15,7 @@ public import Services
 /// await Daemon.main(name: "todod", version: "1.0.0", models: [TodoList.self], services: [notifications])
 /// ```
 public struct ServiceDefinition: Sendable {
-    /// The section name and API name, ``ServiceKey/name``.
+    /// The section name and API name, ``/Services/ServiceKey/name``.
     public let name: String
     /// One line saying what the service is, for the JSON Schema and `GET /v1/sessions/{id}/services`.
     public let description: String

@@ -17,7 +17,14 @@ public enum ValueMatch: Sendable, ExpressibleByStringLiteral, CustomStringConver
 
     /// A numeric comparison, named as scenario files write it.
     public enum Comparison: String, Sendable, CaseIterable {
-        case lt, lte, gt, gte
+        /// Less than the bound.
+        case lt
+        /// Less than or equal to the bound.
+        case lte
+        /// Greater than the bound.
+        case gt
+        /// Greater than or equal to the bound.
+        case gte
 
         func holds(_ actual: Double, _ bound: Double) -> Bool {
             switch self {

@@ -4,7 +4,7 @@ public import Services
 /// A clock that a session owns: time moves only when told (frozen) or from a start instant in real time (running).
 ///
 /// The clock also tracks the tasks that do a session's work (``spawn(_:)``). A session is *settled* when every such
-/// task has finished or sleeps on this clock. ``advance(by:)`` and ``set(to:)`` wake sleepers one at a time in
+/// task has finished or sleeps on this clock. ``advance(by:wakeLimit:)`` and ``set(to:wakeLimit:)`` wake sleepers one at a time in
 /// deadline order (ties in the order they went to sleep) and let the session settle after each, so the same actions
 /// always interleave the same way. This is why tests here use no wall-clock waits.
 public actor VirtualClock: ClockService {
@@ -109,15 +109,20 @@ public actor VirtualClock: ClockService {
     }
 
     /// Moves the clock forward by `duration`, waking each sleeper whose deadline it passes, in deadline order.
-    /// - Parameter wakeLimit: The most sleepers to wake; past it the clock stops where it got to.
+    /// - Parameters:
+    ///   - duration: How far to move forward (``set(to:wakeLimit:)`` is the way back).
+    ///   - wakeLimit: The most sleepers to wake; past it the clock stops where it got to.
     /// - Returns: false when the limit stopped the clock short of its target.
     @discardableResult
     public func advance(by duration: Duration, wakeLimit: Int = .max) async -> Bool {
         await move(to: now().addingTimeInterval(duration.seconds), wakeLimit: wakeLimit)
     }
 
-    /// Sets the clock to `instant`. Moving forward wakes sleepers as ``advance(by:)`` does; moving back wakes none.
-    /// - Parameter wakeLimit: The most sleepers to wake; past it the clock stops where it got to.
+    /// Sets the clock to `instant`. Moving forward wakes sleepers as ``advance(by:wakeLimit:)`` does; moving back
+    /// wakes none.
+    /// - Parameters:
+    ///   - instant: Where the clock then reads.
+    ///   - wakeLimit: The most sleepers to wake; past it the clock stops where it got to.
     /// - Returns: false when the limit stopped the clock short of its target.
     @discardableResult
     public func set(to instant: Date, wakeLimit: Int = .max) async -> Bool {

@@ -25,6 +25,7 @@ public struct ControlRequest: Sendable {
     /// True for an event stream, which never ends on its own (no time limit applies).
     public var streaming: Bool
 
+    /// A request of `method` to `path`, with an optional JSON body.
     public init(method: String, path: String, body: Data? = nil, contentType: String = "application/json", streaming: Bool = false) {
         self.method = method
         self.path = path
@@ -36,10 +37,12 @@ public struct ControlRequest: Sendable {
 
 /// The answer to a ``ControlRequest``: its status and its body as it arrives.
 public struct ControlResponse: Sendable {
+    /// The HTTP status code.
     public var status: Int
     /// The body's bytes as the transport receives them: AsyncHTTPClient's own body over a socket, no copy between.
     public var body: any AsyncSequence<ByteBuffer, any Error> & Sendable
 
+    /// An answer with `status` whose body arrives as `body` (a transport builds one; tests may too).
     public init(status: Int, body: any AsyncSequence<ByteBuffer, any Error> & Sendable) {
         self.status = status
         self.body = body

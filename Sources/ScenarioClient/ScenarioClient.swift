@@ -43,19 +43,29 @@ public struct ScenarioClient: Sendable {
 
     // MARK: Daemon and scenarios
 
+    /// Whether the daemon is up, and what it holds: its scenarios (valid, serving their last good version, invalid),
+    /// its open sessions and its default session.
     public func health() async throws -> HealthBody { try await get("/v1/health") }
+    /// The daemon's name and version, and the control API's.
     public func version() async throws -> VersionBody { try await get("/v1/version") }
+    /// Every scenario the daemon found, valid or not, with its problems.
     public func scenarios() async throws -> [ScenarioSummary] { try await get("/v1/scenarios") }
+    /// Scenario `name` as the daemon resolved it (`extends` merged).
     public func scenario(_ name: String) async throws -> ScenarioDetail { try await get("/v1/scenarios/\(segment(name))") }
     /// The scenario's file as it is on disk now, valid or not.
     public func scenarioFile(_ name: String) async throws -> ScenarioFileBody { try await get("/v1/scenarios/\(segment(name))/file") }
+    /// Makes the daemon read its scenario directories again (as SIGHUP does) and returns what it found; a scenario
+    /// whose files now have problems keeps serving its last good version.
     public func reloadScenarios() async throws -> ReloadBody { try await send("POST", "/v1/scenarios/reload") }
 
     // MARK: Sessions
 
     /// Starts a session of `scenario`, with an id of your choosing or one the daemon makes up.
-    /// - Parameter overrides: Scenario sections for this session only (`network.routes`, `keyValue.seed`, `clock`,
-    ///   …), read as a scenario file that extends `scenario` would be.
+    /// - Parameters:
+    ///   - scenario: The scenario's name.
+    ///   - id: The session's id; one the daemon makes up when nil. An id in use is refused.
+    ///   - overrides: Scenario sections for this session only (`network.routes`, `keyValue.seed`, `clock`, …), read
+    ///     as a scenario file that extends `scenario` would be.
     public func createSession(scenario: String, id: String? = nil, overrides: JSONValue? = nil) async throws -> SessionBody {
         try await send("POST", "/v1/sessions", body: CreateSessionRequest(scenario: scenario, id: id, overrides: overrides))
     }
@@ -68,9 +78,13 @@ public struct ScenarioClient: Sendable {
     public func removeRoute(_ name: String, session: String = defaultSession) async throws {
         try await sendExpectingNoContent("DELETE", sessionPath(session, "/routes/\(segment(name))"))
     }
+    /// Every open session.
     public func sessions() async throws -> [SessionBody] { try await get("/v1/sessions") }
+    /// Session `id`: its scenario, Model, time and request counts.
     public func session(_ id: String = defaultSession) async throws -> SessionBody { try await get(sessionPath(id)) }
+    /// Ends session `id`: its Model's tasks are cancelled and its state is gone.
     public func deleteSession(_ id: String) async throws { try await sendExpectingNoContent("DELETE", sessionPath(id)) }
+    /// Starts session `id` over from its scenario (with the overrides it was created with), as if new.
     public func resetSession(_ id: String = defaultSession) async throws -> SessionBody { try await send("POST", sessionPath(id, "/reset")) }
 
     /// What clients did to the session since it started, step by step (step 0 is the start).
@@ -89,10 +103,12 @@ public struct ScenarioClient: Sendable {
     public func perform(_ action: String, arguments: JSONValue = [:], session: String = defaultSession) async throws -> JSONValue {
         try await send("POST", sessionPath(session, "/actions/\(segment(action))"), body: arguments)
     }
+    /// The Model's state, as JSON, once it has settled.
     public func state(session: String = defaultSession) async throws -> JSONValue { try await get(sessionPath(session, "/state")) }
 
     // MARK: Clock
 
+    /// The time on the session's clock.
     public func clock(session: String = defaultSession) async throws -> Date {
         try await (get(sessionPath(session, "/clock")) as ClockBody).now
     }
@@ -101,15 +117,19 @@ public struct ScenarioClient: Sendable {
     public func advanceClock(by duration: String, play: Bool = false, session: String = defaultSession) async throws -> Date {
         try await (send("POST", sessionPath(session, "/clock/advance"), body: AdvanceClockRequest(by: duration, play: play ? true : nil)) as ClockBody).now
     }
+    /// Sets the session's clock to `instant` and returns the new time. Moving forward wakes what falls due, as
+    /// ``advanceClock(by:play:session:)`` does; moving back wakes nothing.
     public func setClock(to instant: Date, session: String = defaultSession) async throws -> Date {
         try await (send("PUT", sessionPath(session, "/clock"), body: SetClockRequest(now: instant)) as ClockBody).now
     }
 
     // MARK: Key-value state
 
+    /// The keys of the session's key-value state, sorted.
     public func keyValueKeys(session: String = defaultSession) async throws -> [String] {
         try await (get(sessionPath(session, "/kv")) as KeyValueListBody).keys
     }
+    /// The value stored under `key`; a key that is not there is refused with `unknownKey` (404).
     public func keyValue(_ key: String, session: String = defaultSession) async throws -> JSONValue {
         try await get(sessionPath(session, "/kv/\(segment(key))"))
     }
@@ -118,6 +138,7 @@ public struct ScenarioClient: Sendable {
     public func setKeyValue(_ key: String, to value: JSONValue, session: String = defaultSession) async throws -> JSONValue {
         try await send("PUT", sessionPath(session, "/kv/\(segment(key))"), body: value)
     }
+    /// Removes `key` from the session's key-value state.
     public func removeKeyValue(_ key: String, session: String = defaultSession) async throws {
         try await sendExpectingNoContent("DELETE", sessionPath(session, "/kv/\(segment(key))"))
     }
@@ -159,6 +180,8 @@ public struct ScenarioClient: Sendable {
 
     // MARK: Journal
 
+    /// The session's journal: every request its Model made (and what the fakes of a team's services journaled),
+    /// oldest first, up to the journal's capacity.
     public func journal(session: String = defaultSession) async throws -> JournalBody { try await get(sessionPath(session, "/journal")) }
     /// What the session's network is switched into.
     public func networkConditions(session: String = defaultSession) async throws -> NetworkConditionsBody {
@@ -176,9 +199,11 @@ public struct ScenarioClient: Sendable {
     public func requestCounts(session: String = defaultSession) async throws -> RequestCountsBody {
         try await get(sessionPath(session, "/journal/counts"))
     }
+    /// The requests that matched no route, each with its near misses: the closest routes and where each differed.
     public func unmatchedRequests(session: String = defaultSession) async throws -> JournalBody {
         try await get(sessionPath(session, "/journal/unmatched"))
     }
+    /// Empties the session's journal and its request counts; the Model and its state are untouched.
     public func clearJournal(session: String = defaultSession) async throws {
         try await sendExpectingNoContent("POST", sessionPath(session, "/journal/clear"))
     }
@@ -200,9 +225,11 @@ public struct ScenarioClient: Sendable {
     // MARK: Events
 
     /// The session's server-sent events, the current state first, until the session is deleted or the daemon stops.
-    /// - Parameter lastEventID: The ``ServerSentEvent/id`` of the last event seen, to resume after a dropped
-    ///   connection: the stream then starts with the events missed, or with a `gap` event and the current state when
-    ///   they are no longer retained. Nil starts from the current state.
+    /// - Parameters:
+    ///   - session: The session whose events to follow.
+    ///   - lastEventID: The ``ServerSentEvent/id`` of the last event seen, to resume after a dropped connection: the
+    ///     stream then starts with the events missed, or with a `gap` event and the current state when they are no
+    ///     longer retained. Nil starts from the current state.
     public func events(session: String = defaultSession, after lastEventID: Int? = nil) async throws -> AsyncThrowingStream<ServerSentEvent, any Error> {
         let resume = lastEventID.map { "?lastEventId=\($0)" } ?? ""
         let response = try await transport.send(ControlRequest(method: "GET", path: sessionPath(session, "/events") + resume, streaming: true))

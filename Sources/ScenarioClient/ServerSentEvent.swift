@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 public import Services
 
-/// One server-sent event of a session's stream: its name (``ControlAPI/EventName``) and JSON data.
+/// One server-sent event of a session's stream: its name (``/ControlAPI/EventName``) and JSON data.
 public struct ServerSentEvent: Sendable, Hashable {
     /// `stateChanged`, `requestJournaled`, `clockMoved`, `serviceChanged`, `historyChanged` (a change was kept in
     /// the history, or a rewind or reset replaced it), or `gap` (events missed while away are no longer retained;
@@ -14,6 +14,7 @@ public struct ServerSentEvent: Sendable, Hashable {
     /// to resume after a dropped connection.
     public var id: Int?
 
+    /// An event as the stream delivers it; tests build one to feed code that consumes events.
     public init(name: String, data: JSONValue, id: Int? = nil) {
         self.name = name
         self.data = data

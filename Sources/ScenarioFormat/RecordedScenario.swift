@@ -13,7 +13,7 @@ import Yams
 /// often it reads before the write, and the after-answer once the write has happened. Other routes answer in
 /// recorded order. Unless `keepSecrets` is set, credentials are left out:
 /// `Authorization`, `Cookie` and `Set-Cookie` values; in JSON bodies, the fields that are always secrets
-/// (``Services/JSONValue/secretFieldNames``) and the scenario's `network.redact` pointers — a request matcher leaves
+/// (``/Services/JSONValue/secretFieldNames``) and the scenario's `network.redact` pointers — a request matcher leaves
 /// them out (it matches any value there) and a response fixture holds `<redacted>` instead; and in form bodies, the
 /// same field names.
 public struct RecordedScenario: Sendable {
@@ -78,7 +78,8 @@ public struct RecordedScenario: Sendable {
                                               startedAt: startedAt, keepSecrets: keepSecrets, routes: routeNodes)
     }
 
-    /// Writes the scenario as `root/NAME`, all at once (see ``ScenarioDirectoryWriter``).
+    /// Writes the scenario as `root/NAME`, all at once: into a hidden directory first, renamed when complete, so a
+    /// reload never sees half a scenario.
     /// - Returns: the new scenario directory.
     /// - Throws: `CocoaError(.fileWriteFileExists)` when `root/NAME` exists; file system errors otherwise.
     public func write(into root: URL) throws -> URL {

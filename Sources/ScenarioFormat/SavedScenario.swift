@@ -12,7 +12,9 @@ public struct SavedScenario: Sendable {
     /// Paths in the scenario directory and their bytes: only `scenario.yaml`.
     public let files: [String: Data]
 
+    /// The scenario `name`, extending `source`, that starts where session `session` stands at `now`.
     /// - Parameters:
+    ///   - name: The new scenario's name.
     ///   - source: The scenario the session runs.
     ///   - session: The session's id, for the file's comment.
     ///   - now: The session's virtual time.
@@ -46,7 +48,8 @@ public struct SavedScenario: Sendable {
         files = [ScenarioCatalog.fileName: Data((header + body).utf8)]
     }
 
-    /// Writes the scenario as `root/NAME`, all at once (see ``ScenarioDirectoryWriter``).
+    /// Writes the scenario as `root/NAME`, all at once: into a hidden directory first, renamed when complete, so a
+    /// reload never sees half a scenario.
     /// - Returns: the new scenario directory.
     /// - Throws: `CocoaError(.fileWriteFileExists)` when `root/NAME` exists; file system errors otherwise.
     public func write(into root: URL) throws -> URL {

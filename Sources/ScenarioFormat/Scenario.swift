@@ -82,7 +82,7 @@ public struct NetworkSettings: Sendable, Hashable {
     /// Origins whose live requests go to another origin instead (`https://api.example` → `http://127.0.0.1:8080`).
     public var forward: [String: String]
     /// JSON pointers (`/user/ssn`) whose values a recording leaves out of request matchers and response fixtures,
-    /// besides the fields that are always secrets (``Services/JSONValue/secretFieldNames``).
+    /// besides the fields that are always secrets (``/Services/JSONValue/secretFieldNames``).
     public var redact: [String]
 
     /// Creates network settings.

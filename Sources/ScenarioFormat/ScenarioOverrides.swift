@@ -16,6 +16,7 @@ public enum ScenarioOverrides {
 
     /// Every problem a session's overrides have, each `/json/pointer: message`.
     public struct Problems: Error, Sendable, CustomStringConvertible {
+        /// Each problem, in the order the overrides' JSON has them; its place is ``ScenarioOverrides/place``.
         public var list: [ScenarioProblem]
         public var description: String {
             list.map { $0.message.hasSuffix(".") ? String($0.message.dropLast()) : $0.message }.joined(separator: "; ")

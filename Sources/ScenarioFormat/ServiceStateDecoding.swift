@@ -10,7 +10,9 @@ public import Services
 public enum ServiceStateDecoding {
     /// One step of a path into a JSON value.
     public enum Step: Sendable, Hashable {
+        /// Into an object's member of this name.
         case key(String)
+        /// Into an array's element at this 0-based index.
         case index(Int)
     }
 

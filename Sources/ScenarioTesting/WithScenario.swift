@@ -23,6 +23,7 @@ private let sessionCounter = Atomic<Int>(0)
 ///     a scenario file that extends `scenario` would be, with each problem at its JSON pointer.
 ///   - daemon: The daemon; by default the suite's (``ScenarioDaemon/current``, set by the `.scenarioDaemon(…)`
 ///     trait), else ``ScenarioDaemon/shared``.
+///   - body: What the test does in the session; its result is returned.
 public func withScenario<Result: Sendable>(
     _ scenario: String, id: String? = nil, overriding overrides: JSONValue? = nil, daemon: ScenarioDaemon? = nil,
     _ body: (ScenarioSession) async throws -> Result

@@ -2,12 +2,19 @@ public import Foundation
 
 /// Any JSON value, as a Sendable value type: key-value state, route bodies and action arguments travel as this.
 public enum JSONValue: Sendable, Hashable, Codable {
+    /// JSON's `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A whole number that fits an `Int` (`42`); decoding tries it before ``double(_:)``.
     case int(Int)
+    /// Any other number (`4.5`).
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object; its members' order is not kept (``jsonData`` sorts the keys, so equal values give equal bytes).
     case object([String: JSONValue])
 
     public init(from decoder: any Decoder) throws {

@@ -36,7 +36,7 @@ extension JSONEncoder {
 }
 
 extension JSONDecoder {
-    /// The decoding that matches ``Foundation/JSONEncoder/services``.
+    /// The decoding that matches ``JSONEncoder/services``.
     public static var services: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .strictISO8601

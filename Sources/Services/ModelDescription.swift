@@ -24,6 +24,7 @@ public struct ModelDescription: Sendable, Hashable, Codable {
         keys = M.keyValueKeys.sorted { $0.key < $1.key }.map { KeyDescription(key: $0.key, holds: $0.value) }
     }
 
+    /// A description with these parts, as a client decodes one from `GET /v1/models`.
     public init(name: String, actions: [ActionDescription], keys: [KeyDescription]) {
         self.name = name
         self.actions = actions
@@ -33,10 +34,12 @@ public struct ModelDescription: Sendable, Hashable, Codable {
 
 /// One action and its arguments.
 public struct ActionDescription: Sendable, Hashable, Codable {
+    /// The case name, as clients send it (`POST /v1/sessions/ID/actions/NAME`).
     public var name: String
     /// In the order the case declares them.
     public var arguments: [ArgumentDescription]
 
+    /// An action named `name` taking `arguments`.
     public init(name: String, arguments: [ArgumentDescription]) {
         self.name = name
         self.arguments = arguments
@@ -52,6 +55,7 @@ public struct ArgumentDescription: Sendable, Hashable, Codable {
     /// False for an optional argument, which may be left out.
     public var required: Bool
 
+    /// An argument labelled `name` of JSON type `type`.
     public init(name: String, type: String, required: Bool) {
         self.name = name
         self.type = type
@@ -61,10 +65,12 @@ public struct ArgumentDescription: Sendable, Hashable, Codable {
 
 /// A key-value key a Model documents.
 public struct KeyDescription: Sendable, Hashable, Codable {
+    /// The key, as the Model passes it to ``KeyValueService``.
     public var key: String
     /// What its value is, in words.
     public var holds: String
 
+    /// A key and what it holds, as in a Model's ``Model/keyValueKeys``.
     public init(key: String, holds: String) {
         self.key = key
         self.holds = holds
