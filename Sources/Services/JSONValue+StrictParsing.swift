@@ -204,6 +204,9 @@ private struct StrictJSONParser {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if whole, let integer = Int(text) { return .int(integer) }
         guard let double = Double(text), double.isFinite else { throw failure("the number \(text) is too large", at: start) }
+        // A whole number written with a point or an exponent (4.0, 1e3) is the integer JSON Schema says it is, as
+        // Foundation's decoder read it before: an integer field takes it.
+        if let integer = Int(exactly: double) { return .int(integer) }
         return .double(double)
     }
 

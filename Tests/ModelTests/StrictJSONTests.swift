@@ -6,7 +6,7 @@ import Testing
 @Suite struct StrictJSONTests {
     @Test(arguments: [
         (#"{"by": "1s"}"#, JSONValue.object(["by": "1s"])),
-        (" [1, -2.5, 0, 1e3, true, false, null] ", .array([.int(1), .double(-2.5), .int(0), .double(1000), .bool(true), .bool(false), .null])),
+        (" [1, -2.5, 0, 1e3, 4.0, true, false, null] ", .array([.int(1), .double(-2.5), .int(0), .int(1000), .int(4), .bool(true), .bool(false), .null])),
         (#""\u00e9\ud83d\ude00\n\"\/""#, .string("é😀\n\"/")),
         (#"{"a": {"b": []}, "c": {}}"#, .object(["a": .object(["b": .array([])]), "c": .object([:])])),
         ("9223372036854775807", .int(Int.max)),

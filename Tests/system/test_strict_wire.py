@@ -47,3 +47,12 @@ def test_a_whole_number_written_with_a_point_is_an_integer(daemon):
 def test_a_string_argument_refuses_another_type(daemon):
     answer = daemon.call("POST", "/v1/sessions/ratings/actions/signIn", expect=400, json={"user": True, "password": "p"})
     assert answer.json()["message"] == "action 'signIn': argument 'user' must be a string, got true.", answer.json()
+
+
+def test_a_whole_number_with_a_point_is_an_integer_field_too(daemon):
+    """Found by the API fuzzer: JSON Schema's integer includes 0.0, and the strict parser once read it as a
+    fraction, so a rewind to step 0.0 was refused with 400."""
+    daemon.call("POST", "/v1/sessions/ratings/clock/advance", expect=200, json={"by": "1s"})
+    answer = daemon.call("POST", "/v1/sessions/ratings/rewind", content='{"step": 0.0}',
+                         headers={"Content-Type": "application/json"})
+    assert answer.status_code == 200, answer.text
