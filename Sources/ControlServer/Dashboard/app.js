@@ -710,7 +710,9 @@ async function sessionPage(id) {
     leavePage = () => {};
     sessionGone(id, session.scenario);
   });
-  leavePage = () => { events.close(); if (playing) togglePlay(); document.removeEventListener("keydown", onKey); togglePresenter(false); };
+  leavePage = () => { events.close(); if (playing) togglePlay(); document.removeEventListener("keydown", onKey);
+    // Only a session page has presenter mode; the tab remembers it for the next one.
+    document.body.classList.remove("presenter"); };
 }
 
 window.addEventListener("hashchange", route);
