@@ -83,7 +83,8 @@ public actor RoutedNetwork: NetworkService {
     /// order anyway).
     static func journaled(_ body: Data) -> String? {
         guard !body.isEmpty else { return nil }
-        if let json = try? JSONValue(strictJSON: body) { return String(decoding: json.jsonData, as: UTF8.self) }
+        // The parser routes match with, so a body that matched as JSON is journaled as JSON.
+        if let json = try? JSONValue(json: body) { return String(decoding: json.jsonData, as: UTF8.self) }
         return String(decoding: body, as: UTF8.self)
     }
 

@@ -1,5 +1,6 @@
 import Fakes
 import Foundation
+import Services
 
 extension ExtendsResolver {
     /// Which scenario wrote each setting of `file` resolved over `parent` (``Scenario/sources``): the file's own
@@ -20,24 +21,24 @@ extension ExtendsResolver {
         if !file.inheritsSeed {
             sources = sources.filter { !$0.key.hasPrefix("/keyValue/seed/") }
         }
-        for key in file.seed.keys { sources["/keyValue/seed/" + escaped(key)] = own }
+        for key in file.seed.keys { sources["/keyValue/seed/" + JSONValue.pointerToken(key)] = own }
         set("/network/mode", when: file.networkMode != nil)
         set("/network/unmatched", when: file.unmatched != nil)
         set("/network/timeouts/connect", when: file.connectTimeout != nil)
         set("/network/timeouts/read", when: file.readTimeout != nil)
         set("/network/redirects", when: file.redirects != nil)
-        for origin in file.forward.keys { sources["/network/forward/" + escaped(origin)] = own }
+        for origin in file.forward.keys { sources["/network/forward/" + JSONValue.pointerToken(origin)] = own }
         if !file.redact.isEmpty { sources["/network/redact", default: []].append(file.name) }
         // Routes by name: a route of this file is its own; a parent's route this file changes is the parent's
         // source and then this file.
         let routeNames = Set(routes.map(\.name))
-        sources = sources.filter { !$0.key.hasPrefix("/network/routes/") || routeNames.contains(unescaped(String($0.key.dropFirst("/network/routes/".count)))) }
-        for route in file.routes { sources["/network/routes/" + escaped(route.name)] = own }
-        for name in patched { sources["/network/routes/" + escaped(name), default: []].append(file.name) }
+        sources = sources.filter { !$0.key.hasPrefix("/network/routes/") || routeNames.contains(JSONValue.name(ofPointerToken: String($0.key.dropFirst("/network/routes/".count)))) }
+        for route in file.routes { sources["/network/routes/" + JSONValue.pointerToken(route.name)] = own }
+        for name in patched { sources["/network/routes/" + JSONValue.pointerToken(name), default: []].append(file.name) }
         // A service section: each value the merged section holds, marked with the file that wrote it; what comes
         // from the initial state is unmarked. `live` is marked on the section itself.
         for name in Set(sections.keys).union(live) {
-            let pointer = "/" + escaped(name)
+            let pointer = "/" + JSONValue.pointerToken(name)
             sources = sources.filter { $0.key != pointer && !$0.key.hasPrefix(pointer + "/") }
             if live.contains(name) {
                 sources[pointer] = file.serviceSections[name] != nil ? own : (parent?.sources[pointer] ?? [])
@@ -51,7 +52,7 @@ extension ExtendsResolver {
     /// Marks each leaf of `value` (a scalar, a list, an empty mapping) with the scenario whose file wrote it.
     private static func mark(_ value: LocatedValue, at pointer: String, in sources: inout [String: [String]]) {
         if case .object(let entries, _) = value, !entries.isEmpty {
-            for entry in entries { mark(entry.value, at: pointer + "/" + escaped(entry.key), in: &sources) }
+            for entry in entries { mark(entry.value, at: pointer + "/" + JSONValue.pointerToken(entry.key), in: &sources) }
             return
         }
         if let scenario = scenarioName(ofFile: value.place.file) { sources[pointer] = [scenario] }
@@ -64,12 +65,4 @@ extension ExtendsResolver {
         return url.deletingLastPathComponent().lastPathComponent
     }
 
-    /// A key as one JSON pointer token (RFC 6901): `~` as `~0`, `/` as `~1`.
-    static func escaped(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
-    private static func unescaped(_ token: String) -> String {
-        token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-    }
 }

@@ -129,7 +129,7 @@ struct LinedJSON {
             line(prefix + "{", pointer)
             let keys = members.keys.sorted()
             for (index, member) in keys.enumerated() {
-                write(members[member]!, key: member, pointer: pointer + "/" + Self.escaped(member), last: index == keys.count - 1)
+                write(members[member]!, key: member, pointer: pointer + "/" + JSONValue.pointerToken(member), last: index == keys.count - 1)
             }
             line("}" + comma, pointer)
         case .array(let elements):
@@ -145,8 +145,4 @@ struct LinedJSON {
 
     private static func quoted(_ text: String) -> String { String(decoding: JSONValue.string(text).jsonData, as: UTF8.self) }
 
-    /// RFC 6901: `~` is `~0` and `/` is `~1` in a pointer's segment.
-    private static func escaped(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
 }

@@ -19,9 +19,10 @@ public enum ScenarioSchema {
     /// `Decodable` conformance reads it, each value's default from the initial state, or `live` when the service
     /// has a live implementation.
     private static func section(_ service: ServiceDefinition) -> String {
-        var state = schema(of: service.shape, initial: service.encode(service.initialState))
+        let initialState = service.encode(service.initialState)
+        var state = schema(of: service.shape, initial: initialState)
         // The initial state names every field it encodes, even one after a field the shape reader could not pass.
-        if case .object(let initial) = service.encode(service.initialState), var properties = state["properties"] as? [String: Any] {
+        if case .object(let initial) = initialState, var properties = state["properties"] as? [String: Any] {
             for (name, value) in initial where value != .null && properties[name] == nil {
                 properties[name] = ["type": jsonType(of: value), "default": value.foundationObject]
             }

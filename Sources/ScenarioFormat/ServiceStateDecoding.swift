@@ -74,7 +74,7 @@ public enum ServiceStateDecoding {
         guard !path.isEmpty else { return "/" }
         return path.map { step in
             switch step {
-            case .key(let key): "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            case .key(let key): "/" + JSONValue.pointerToken(key)
             case .index(let index): "/\(index)"
             }
         }.joined()

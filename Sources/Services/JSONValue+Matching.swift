@@ -6,6 +6,11 @@ extension JSONValue {
         name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
+    /// The name a JSON pointer token stands for: ``pointerToken(_:)`` undone.
+    public static func name(ofPointerToken token: some StringProtocol) -> String {
+        token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+    }
+
     /// The value at JSON pointer `pointer` (RFC 6901: `/user/age`, `/items/0`, `~1` for `/`), or nil when there is none.
     public func value(at pointer: String) -> JSONValue? {
         guard pointer.hasPrefix("/") else { return pointer.isEmpty ? self : nil }

@@ -101,7 +101,7 @@ public struct NearMiss: Sendable, Hashable, Codable {
     /// secret query item's or header's, reads `<redacted>`.
     public func redactingSecrets() -> NearMiss {
         var copy = self
-        let tokens = field.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(Self.unescaped)
+        let tokens = field.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(JSONValue.name(ofPointerToken:))
         if tokens.first == "body", tokens.dropFirst().contains(where: JSONValue.isSecretField) {
             // A body field on the list, or inside one (/body/password, /body/credentials/token).
             copy.expected = "<redacted>"
@@ -118,10 +118,6 @@ public struct NearMiss: Sendable, Hashable, Codable {
             copy.actual = "<redacted>"
         }
         return copy
-    }
-
-    private static func unescaped(_ token: Substring) -> String {
-        token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
 
     /// Creates a near miss.

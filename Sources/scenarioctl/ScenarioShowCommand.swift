@@ -68,18 +68,18 @@ struct ScenarioCommand: AsyncParsableCommand {
                 lines.append((field("live", "connect \(live.connectTimeout), read \(live.readTimeout), \(Output.count(live.redirects, "redirect"))"),
                               mark(["/network/timeouts/connect", "/network/timeouts/read", "/network/redirects"])))
                 lines += live.forward.sorted { $0.key < $1.key }.map {
-                    (field("forward", "\($0.key) → \($0.value)"), mark(["/network/forward/" + pointerToken($0.key)]))
+                    (field("forward", "\($0.key) → \($0.value)"), mark(["/network/forward/" + JSONValue.pointerToken($0.key)]))
                 }
             }
             lines.append((field("directory", scenario.directory), nil))
             var text = marked(lines)
             text += "\n\n" + Output.table(["ROUTE", "METHOD", "URL", "ANSWERS", "FROM"], scenario.routes.map { route in
-                let from = sources["/network/routes/" + pointerToken(route.name)] ?? []
+                let from = sources["/network/routes/" + JSONValue.pointerToken(route.name)] ?? []
                 return [route.name, route.method ?? "*", route.url ?? "*", route.live == true ? "live" : answers(route),
                         from.isEmpty ? "-" : from.joined(separator: ", then ")]
             })
             for (service, setting) in scenario.services.sorted(by: { $0.key < $1.key }) {
-                let pointer = "/" + pointerToken(service)
+                let pointer = "/" + JSONValue.pointerToken(service)
                 guard setting == "fake", let state = scenario.serviceStates?[service] else {
                     text += "\n\n" + marked([("\(service): live", mark([pointer]))])
                     continue
@@ -100,7 +100,7 @@ struct ScenarioCommand: AsyncParsableCommand {
 
         /// `← a` when one scenario wrote every key, else each key's: `← items: a; lastNumber: b`.
         private static func seedMark(_ keys: [String], sources: [String: [String]]) -> String {
-            let each = keys.map { key in (key, sources["/keyValue/seed/" + pointerToken(key)]?.joined(separator: ", ")) }
+            let each = keys.map { key in (key, sources["/keyValue/seed/" + JSONValue.pointerToken(key)]?.joined(separator: ", ")) }
             let distinct = Set(each.map { $0.1 ?? "" })
             if distinct.count == 1, let only = distinct.first, !only.isEmpty { return "← " + only }
             return "← " + each.map { "\($0.0): \($0.1 ?? "(default)")" }.joined(separator: "; ")
@@ -120,7 +120,7 @@ struct ScenarioCommand: AsyncParsableCommand {
         private static func leaves(of value: JSONValue, at pointer: String, label: String = "") -> [(label: String, pointer: String, value: JSONValue)] {
             if case .object(let members) = value, !members.isEmpty {
                 return members.keys.sorted().flatMap { key in
-                    leaves(of: members[key] ?? .null, at: pointer + "/" + pointerToken(key), label: label.isEmpty ? key : "\(label).\(key)")
+                    leaves(of: members[key] ?? .null, at: pointer + "/" + JSONValue.pointerToken(key), label: label.isEmpty ? key : "\(label).\(key)")
                 }
             }
             return [(label, pointer, value)]
@@ -138,12 +138,7 @@ struct ScenarioCommand: AsyncParsableCommand {
         }
 
         private static func compact(_ value: JSONValue) -> String {
-            String(decoding: (try? JSONEncoder.services.encode(value)) ?? Data("null".utf8), as: UTF8.self)
-        }
-
-        /// A key as one JSON pointer token: `~` as `~0`, `/` as `~1`.
-        private static func pointerToken(_ key: String) -> String {
-            key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            String(decoding: value.jsonData, as: UTF8.self)
         }
     }
 }
