@@ -82,7 +82,7 @@ public struct DaemonService: Service, CustomStringConvertible {
         let catalog = ScenarioCatalog.load(from: directories, models: models.names, services: models.services)
         ScenarioReloader.logProblems(of: catalog, logger: logger)
         let host = ScenarioHost(catalog: catalog, models: models, journalCapacity: options.journalCapacity,
-                                stateDirectory: state, limits: limits, logger: logger)
+                                stateDirectory: state, limits: limits, escapePolicy: options.modelEscapes, logger: logger)
 
         if let scenario = options.scenario {
             do {

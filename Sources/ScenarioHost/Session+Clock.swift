@@ -36,10 +36,12 @@ extension Session {
         do {
             let now = try await moveClockNow(change)
             await remember(change)
+            try reportEscapes(during: "the clock move")
             return now
         } catch where error.code == .clockMoveTooLong {
             // The clock moved part of the way, deterministically: a replay moves it as far.
             await remember(change)
+            try reportEscapes(during: "the clock move")
             throw error
         }
     }

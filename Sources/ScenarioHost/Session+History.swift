@@ -78,6 +78,7 @@ extension Session {
             await remember(change, tell: false)
         }
         logger.notice("session rewound to step \(number)")
+        try reportEscapes(during: "the replay of steps 1 to \(number)")
         let state = try await publishStateIfChanged()
         events.publish(.clockMoved(now: try await live().clock.now()))
         events.publish(.historyChanged(newestStep: number))

@@ -27,14 +27,14 @@ extension Session {
     public func eventStream(after lastEventID: Int? = nil) async throws(HostError) -> EventSubscription {
         let stream = try events.subscribe(session: id, after: lastEventID)
         // From now on a change must be told from the state the watcher starts from.
-        if lastState == nil, let state = try? await live().model.state(), lastState == nil { lastState = state }
+        if lastState == nil, let state = try? await live().state(), lastState == nil { lastState = state }
         return stream
     }
 
     /// A summary for listings.
     public func info() async throws(HostError) -> SessionInfo {
         SessionInfo(id: id, scenario: scenario.name, model: scenario.model, now: try await now(),
-                    requests: journal.entries.count, unmatchedRequests: journal.unmatched.count)
+                    requests: journal.entries.count, unmatchedRequests: journal.unmatched.count, escapes: escapes)
     }
 
     func record(_ exchange: NetworkExchange, of generation: Int) {
@@ -81,7 +81,7 @@ extension Session {
                 events.publish(.serviceChanged(service: definition.name, state: definition.encode(fake.state())))
             }
         }
-        let state = await runtime.model.state()
+        let state = await runtime.state()
         // Called once the Model has settled (after an operation's work, or a running clock's tick).
         setSettledState(state)
         if state != lastState {

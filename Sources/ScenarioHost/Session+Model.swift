@@ -16,6 +16,7 @@ extension Session {
         defer { endTurn() }
         let state = try await performNow(action, arguments)
         await remember(.action(name: action, arguments: arguments))
+        try reportEscapes(during: "action '\(action)'")
         return state
     }
 
@@ -38,7 +39,7 @@ extension Session {
     public func state() async throws(HostError) -> ModelState {
         if let settledState { return settledState }
         let version = settledStateVersion
-        let state = try await live().model.state()
+        let state = try await live().state()
         if !busy, version == settledStateVersion { setSettledState(state) }
         return state
     }

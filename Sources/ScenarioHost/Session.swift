@@ -15,6 +15,11 @@ public actor Session {
     /// The scenario sections given for this session only, as the client wrote them (``ScenarioOverrides``).
     public nonisolated let overrides: JSONValue?
 
+    /// Where the session's work runs, its own operations included (DESIGN §4): one job at a time, counted, so the
+    /// session knows exactly when its Model has settled.
+    nonisolated let executor: SessionExecutor
+    /// The session's executor: what the session does is counted and ordered with its Model's work.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     /// Carries `scenario`, `session` and `model` metadata, which become journal fields.
     nonisolated let logger: Logger
     private let makeDriver: @Sendable (Services) async -> ModelDriver
@@ -47,12 +52,19 @@ public actor Session {
     /// The route changes made since the current generation started (`set route X`, `remove route Y`), which a
     /// scenario saved from the session would not keep.
     var routeChanges: [String] = []
+    /// Work of the Model the session could not see or order, oldest first (``escapeLimit`` at most).
+    var escapes: [ModelEscape] = []
+    /// Whether an escape fails the step that made it.
+    let escapePolicy: EscapePolicy
     /// Counts the runtimes replaced (by a reset or rewind), so what a replaced runtime still reports, such as a
     /// delayed answer cancelled as it stops, lands in no later journal or step.
     var generation = 0
 
     init(id: String, scenario: Scenario, overrides: JSONValue? = nil, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
-         services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster, logger: Logger) {
+         services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster,
+         escapePolicy: EscapePolicy = .warn, logger: Logger) {
+        self.escapePolicy = escapePolicy
+        self.executor = SessionExecutor(label: "scenariod.session.\(id)")
         self.events = events
         self.serviceDefinitions = services
         self.settledStates = settledStates
@@ -77,6 +89,7 @@ public actor Session {
         defer { endTurn() }
         try await startRuntime()
         await remember(.start, tell: false)
+        try reportEscapes(during: "run")
     }
 
     /// Back to the scenario's start: seed (a durable store too), clock, response sequences, empty journal and
@@ -88,6 +101,7 @@ public actor Session {
         events.publish(.clockMoved(now: try await live().clock.now()))
         await remember(.reset)
         logger.info("session reset to the scenario's start")
+        try reportEscapes(during: "run, after the reset")
     }
 
     /// A new generation from the scenario's start, with an empty journal.
@@ -120,12 +134,12 @@ public actor Session {
         let inputs = SessionRuntime.Inputs(
             makeDriver: makeDriver, services: serviceDefinitions,
             journal: { [weak self] exchange in await self?.record(exchange, of: generation) },
-            durableStores: durableStores, logger: logger)
+            durableStores: durableStores, logger: logger, executor: executor)
         let runtime = try await SessionRuntime.start(scenario, inputs, resetStore: resetStore)
         self.runtime = runtime
         // After a reset, every fake's state is told again (its version counts from 0 in the new generation).
         publishedServiceVersions = resetStore ? Dictionary(uniqueKeysWithValues: serviceDefinitions.map { ($0.name, -1) }) : [:]
-        await runtime.clock.onTick { [weak self] in _ = try? await self?.publishStateIfChanged() }
+        await runtime.clock.onTick { [weak self] in await self?.ticked() }
         if events.hasSubscribers {
             _ = try? await publishStateIfChanged()
         } else {
@@ -137,6 +151,13 @@ public actor Session {
     func live() throws(HostError) -> SessionRuntime {
         guard let runtime else { throw HostError(.unknownSession, "session '\(id)' was deleted.") }
         return runtime
+    }
+
+    /// A running clock woke what was due and the Model settled.
+    private func ticked() async {
+        _ = try? await publishStateIfChanged()
+        // No step to fail: the clock moved on its own.
+        try? reportEscapes(during: "a tick of the running clock")
     }
 
     func takeTurn() async {

@@ -31,12 +31,18 @@ struct SessionRuntime: Sendable {
         var journal: @Sendable (NetworkExchange) async -> Void
         var durableStores: DurableStores
         var logger: Logger
+        /// The session's executor, which every generation's work runs on.
+        var executor: SessionExecutor
     }
 
     /// Builds the services for `scenario`, creates its Model and starts the Model's `run()`, then lets it settle.
     /// A durable store is reset to the seed when `resetStore` is set (a session reset).
     static func start(_ scenario: Scenario, _ inputs: Inputs, resetStore: Bool = false) async throws(HostError) -> SessionRuntime {
-        let clock = VirtualClock(start: scenario.clock.start, mode: scenario.clock.mode)
+        // The session owns its Model's tasks (DESIGN §4): they run on its executor, in the order its seed picks.
+        // Each generation starts the order over, so a rewind or a reset replays it.
+        inputs.executor.order = SchedulingOrder(seed: scenario.scheduleSeed)
+        let scope = SessionScope(executor: inputs.executor)
+        let clock = VirtualClock(start: scenario.clock.start, mode: scenario.clock.mode, scope: scope)
         let store: any KeyValueService
         switch scenario.keyValueStore {
         case .memory:
@@ -48,7 +54,7 @@ struct SessionRuntime: Sendable {
                     throw HostError(.storeFailed, "cannot reset the durable store of scenario '\(scenario.name)': \(error)")
                 }
             }
-            store = durable
+            store = FencedKeyValueStore(store: durable, scope: scope)
         }
 
         var liveNetwork: LiveNetwork?
@@ -94,12 +100,20 @@ struct SessionRuntime: Sendable {
                 fakes[definition.name] = control
             }
         }
-        let model = await inputs.makeDriver(services)
+        // Inside the scope, so a Task {} a Model's init starts (which it should not) is the session's too.
+        let finished = services
+        let model = await scope.run { await inputs.makeDriver(finished) }
         let startedAt = await clock.now()
         await clock.spawn(model.run)
         await clock.settle()
         return SessionRuntime(clock: clock, store: store, network: network, model: model, fakes: fakes, startedAt: startedAt,
                               recorder: recorder, liveNetwork: liveNetwork)
+    }
+
+    /// The Model's state, read as the session's work: the hop onto the Model's actor is counted with the rest, so
+    /// work of the Model's queued behind the read is not missed by a settle.
+    func state() async -> ModelState {
+        await clock.scope.run(model.state)
     }
 
     /// Stops every task of this generation and closes its network client.

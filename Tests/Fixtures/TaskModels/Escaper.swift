@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+public import Services
+
+/// A Model with each kind of escape a session reports: work it cannot see or order.
+public actor Escaper: Model {
+    public static let name = "Escaper"
+    public static let actionNames = ["detach", "wallSleep", "dispatch", "thread", "stay"]
+
+    public enum Action: Decodable, Sendable {
+        /// A `Task.detached`.
+        case detach
+        /// A `Task.sleep` on the wall clock, in a task the session owns.
+        case wallSleep
+        /// The session's clock called from a `DispatchQueue`.
+        case dispatch
+        /// The session's network called from a thread.
+        case thread
+        /// Nothing escapes: a timer on the session's clock.
+        case stay
+    }
+
+    public struct State: Encodable, Sendable {
+        public var steps = 0
+    }
+
+    public private(set) var state = State()
+    private let clock: any ClockService
+    private let network: any NetworkService
+
+    public init(services: Services) {
+        clock = services.clock
+        network = services.network
+    }
+
+    public func perform(_ action: Action) async {
+        state.steps += 1
+        switch action {
+        case .detach:
+            Task.detached { await self.step() }
+        case .wallSleep:
+            Task {
+                try? await Task.sleep(for: .milliseconds(1))
+                self.step()
+            }
+        case .dispatch:
+            let clock = clock
+            // Waits for the escaping work, so the step that caused it is the one that reports it.
+            Self.waitFor { done in
+                DispatchQueue.global().async {
+                    Task {
+                        try? await clock.sleep(for: .zero)
+                        done()
+                    }
+                }
+            }
+        case .thread:
+            let network = network
+            Self.waitFor { done in
+                Thread {
+                    Task {
+                        _ = try? await network.send(NetworkRequest(method: .get, url: URL(string: "https://escaper.test/")!))
+                        done()
+                    }
+                }.start()
+            }
+        case .stay:
+            Task {
+                try? await clock.sleep(for: .seconds(1))
+                self.step()
+            }
+        }
+    }
+
+    private func step() {
+        state.steps += 1
+    }
+
+    /// Blocks until `work` calls `done`: an escape happens outside the session, which cannot wait for it.
+    private static func waitFor(_ work: (@escaping @Sendable () -> Void) -> Void) {
+        let semaphore = DispatchSemaphore(value: 0)
+        work { semaphore.signal() }
+        semaphore.wait()
+    }
+
+    public func run() async {}
+}
