@@ -1,6 +1,7 @@
-// Hooks into the Swift concurrency runtime so that a session sees every task its Model starts (DESIGN §4, "Who
-// owns scheduling"). Written in C because two of the three need what Swift cannot express: a function that
-// replaces a runtime entry point by name, and the runtime's hook variables with its calling convention.
+// Hooks into the Swift concurrency runtime and libdispatch so that a session sees every task its Model starts and
+// what escapes it (DESIGN §4, "Who owns scheduling"). Written in C because Swift cannot express it: functions that
+// take the place of the runtime's and libdispatch's by name, and the runtime's hook variable with its calling
+// convention.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -77,23 +78,43 @@ static SWIFTCC void enqueueMainExecutor(Job *job, EnqueueOriginal original) {
     dispatch_async_f(&_dispatch_main_q, job, runMainActorJob);
 }
 
-typedef SWIFTCC void (*EnqueueDelayOriginal)(unsigned long long, Job *);
-static SWIFTCC void enqueueGlobalWithDelay(unsigned long long delay, Job *job, EnqueueDelayOriginal original) {
-    callbacks.wallClockSleep();
-    original(delay, job);
+// Dispatch, as the program sees it: the Swift runtime sleeps (`Task.sleep`, `ContinuousClock.sleep`) with
+// dispatch_after_f, and `DispatchQueue.async`/`asyncAfter` call dispatch_async/dispatch_after. Defined here, they
+// take the place of libdispatch's for every library of the process; each tells Swift, which asks whether the
+// calling task belongs to a session, then calls libdispatch's own.
+static __thread int infrastructure;
+void ctaskownership_set_infrastructure(int on) { infrastructure = on; }
+
+static void *nextSymbol(void *_Atomic *cache, const char *name) {
+    void *symbol = atomic_load_explicit(cache, memory_order_acquire);
+    if (!symbol) {
+        symbol = dlsym(RTLD_NEXT, name);
+        atomic_store_explicit(cache, symbol, memory_order_release);
+    }
+    return symbol;
 }
 
-typedef SWIFTCC void (*EnqueueDeadlineOriginal)(long long, long long, long long, long long, int, Job *);
-static SWIFTCC void enqueueGlobalWithDeadline(long long sec, long long nsec, long long tsec, long long tnsec, int clock,
-                                              Job *job, EnqueueDeadlineOriginal original) {
-    callbacks.wallClockSleep();
-    original(sec, nsec, tsec, tnsec, clock, job);
+static int watching(void) { return atomic_load_explicit(&installed, memory_order_acquire) && !infrastructure; }
+
+void dispatch_after_f(uint64_t when, struct dispatch_queue_s *queue, void *context, void (*work)(void *)) {
+    static void *_Atomic cache;
+    if (watching()) callbacks.wallClockSleep();
+    ((void (*)(uint64_t, struct dispatch_queue_s *, void *, void (*)(void *)))nextSymbol(&cache, "dispatch_after_f"))(when, queue, context, work);
+}
+
+void dispatch_after(uint64_t when, struct dispatch_queue_s *queue, void *block) {
+    static void *_Atomic cache;
+    if (watching()) callbacks.dispatchQueueUsed(1);
+    ((void (*)(uint64_t, struct dispatch_queue_s *, void *))nextSymbol(&cache, "dispatch_after"))(when, queue, block);
+}
+
+void dispatch_async(struct dispatch_queue_s *queue, void *block) {
+    static void *_Atomic cache;
+    if (watching()) callbacks.dispatchQueueUsed(0);
+    ((void (*)(struct dispatch_queue_s *, void *))nextSymbol(&cache, "dispatch_async"))(queue, block);
 }
 
 extern SWIFTCC void (*swift_task_enqueueMainExecutor_hook)(Job *, EnqueueOriginal);
-extern SWIFTCC void (*swift_task_enqueueGlobalWithDelay_hook)(unsigned long long, Job *, EnqueueDelayOriginal);
-extern SWIFTCC void (*swift_task_enqueueGlobalWithDeadline_hook)(long long, long long, long long, long long, int, Job *,
-                                                                EnqueueDeadlineOriginal);
 
 static pthread_mutex_t installing = PTHREAD_MUTEX_INITIALIZER;
 
@@ -102,8 +123,6 @@ void ctaskownership_install(CTaskOwnershipCallbacks given) {
     if (!atomic_load_explicit(&installed, memory_order_acquire)) {
         callbacks = given;
         swift_task_enqueueMainExecutor_hook = enqueueMainExecutor;
-        swift_task_enqueueGlobalWithDelay_hook = enqueueGlobalWithDelay;
-        swift_task_enqueueGlobalWithDeadline_hook = enqueueGlobalWithDeadline;
         atomic_store_explicit(&installed, 1, memory_order_release);
     }
     pthread_mutex_unlock(&installing);

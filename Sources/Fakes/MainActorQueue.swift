@@ -48,6 +48,10 @@ enum MainActorQueue {
             wallClockSleep: {
                 SessionScope.current?.report(ModelEscape(kind: .wallClockSleep, detail: "the Model slept on the wall clock (Task.sleep, ContinuousClock or SuspendingClock)"))
             },
+            dispatchQueueUsed: { afterDelay in
+                let call = afterDelay == 0 ? "DispatchQueue.async" : "DispatchQueue.asyncAfter"
+                SessionScope.current?.report(ModelEscape(kind: .dispatchQueue, detail: "the Model sent work to a dispatch queue (\(call))"))
+            },
             mainActorDrained: {
                 let waiters = drainWaiters.withLock { waiters in
                     defer { waiters = [] }

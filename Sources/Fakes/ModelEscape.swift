@@ -1,5 +1,3 @@
-public import Foundation
-
 /// Work of a Model that its session cannot see or order, so what it does is not part of the session's
 /// deterministic run (DESIGN §4): reported as `modelEscaped`, never left silently wrong.
 public struct ModelEscape: Sendable, Hashable, Codable {
@@ -9,6 +7,9 @@ public struct ModelEscape: Sendable, Hashable, Codable {
         case detachedTask
         /// A sleep on the wall clock (`Task.sleep`, `ContinuousClock`, `SuspendingClock`) instead of the session's.
         case wallClockSleep
+        /// Work sent to a `DispatchQueue` (`async`, `asyncAfter`, `main.asyncAfter`): it runs on a queue the session
+        /// neither counts nor orders.
+        case dispatchQueue
         /// A call into the session's services from work the session did not start: a detached task, a thread, a
         /// `DispatchQueue`.
         case untrackedWork
@@ -33,6 +34,7 @@ public struct ModelEscape: Sendable, Hashable, Codable {
         switch kind {
         case .detachedTask: "start the work with Task { … } (which the session owns) instead of Task.detached"
         case .wallClockSleep: "sleep on services.clock (clock.sleep(for:)) instead of Task.sleep or a system clock"
+        case .dispatchQueue: "start a Task { … } (with services.clock.sleep for a delay) instead of using a DispatchQueue"
         case .untrackedWork: "do the work in a Task { … } started from perform or run, not in a thread, a DispatchQueue or a detached task"
         }
     }

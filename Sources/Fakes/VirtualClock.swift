@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 public import Services
 
 /// A clock that a session owns: time moves only when told (frozen) or from a start instant in real time (running).
@@ -29,11 +30,15 @@ public actor VirtualClock: ClockService {
 
     /// The mode the clock was created with.
     public let mode: Mode
-    private var frozenNow: Date
+    /// Where a frozen clock stands (a running one, where it stood at `realStart`). Behind a lock so that reading
+    /// the time needs no hop onto the session's executor: a client's read never queues among the Model's jobs.
+    private let frozenNow: Mutex<Date>
     private let realStart = ContinuousClock.now
     private var sleepers: [Sleeper] = []
     private var nextSleeperID = 0
     private var tasks: [Int: Task<Void, Never>] = [:]
+    /// Sleepers whose task was cancelled, noted synchronously by the cancellation handler.
+    private let cancelledSleepers = Mutex<Set<Int>>([])
     private var nextTaskID = 0
     /// The session's work, and where it runs.
     public nonisolated let scope: SessionScope
@@ -49,17 +54,17 @@ public actor VirtualClock: ClockService {
 
     /// Creates a clock that reads `start` now (the system's time for ``Mode/system``), for the session `scope`.
     public init(start: Date, mode: Mode, scope: SessionScope = SessionScope()) {
-        self.frozenNow = start
+        self.frozenNow = Mutex(start)
         self.mode = mode
         self.scope = scope
         order = scope.executor.order
     }
 
     /// The current instant on this clock.
-    public func now() -> Date {
+    public nonisolated func now() -> Date {
         switch mode {
-        case .frozen: frozenNow
-        case .running: frozenNow.addingTimeInterval((ContinuousClock.now - realStart).seconds)
+        case .frozen: frozenNow.withLock { $0 }
+        case .running: frozenNow.withLock { $0 }.addingTimeInterval((ContinuousClock.now - realStart).seconds)
         case .system: Date()
         }
     }
@@ -72,12 +77,12 @@ public actor VirtualClock: ClockService {
     /// Suspends until the clock reaches `deadline`.
     public func sleep(until deadline: Date) async throws {
         scope.checkCaller(of: "clock.sleep")
-        try Task.checkCancellation()
         if scope.isClosed {
-            // The session let go of this clock: a task that ignores the cancellation and sleeps again is parked
-            // here for good, rather than spin or touch a later session.
+            // The session let go of this clock: whatever sleeps on it now (a loop that ignored its cancellation, a
+            // Model's own timer) is parked here for good, rather than spin or touch a later session.
             await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
         }
+        try Task.checkCancellation()
         guard deadline > now() else { return }
         let id = nextSleeperID
         nextSleeperID += 1
@@ -87,6 +92,8 @@ public actor VirtualClock: ClockService {
                 sleepersChanged()
             }
         } onCancel: {
+            // Noted at once (the handler runs as the task is cancelled), so shutDown() wakes it rather than park it.
+            cancelledSleepers.withLock { _ = $0.insert(id) }
             Task { await self.cancelSleeper(id) }
         }
     }
@@ -107,24 +114,26 @@ public actor VirtualClock: ClockService {
         return task
     }
 
-    /// Lets go of the session's work and waits until the tasks it spawned have finished: cancels them (their
-    /// sleeps throw `CancellationError`) and the running clock's timer, and closes the scope. A task of the
-    /// Model's own (`Task {}`) still asleep here is parked for good, never woken, and so is one that sleeps
+    /// Lets go of the session's work: closes the scope, cancels the running clock's timer and the tasks it
+    /// spawned (their sleeps throw `CancellationError`, so a `run()` loop ends). A task of the Model's own
+    /// (`Task {}`) still asleep here is parked for good, never woken, and so is any task that sleeps on the clock
     /// later: a timer of a deleted, reset or rewound session never fires into anything, even one that ignores
-    /// cancellation (`try?`). The cost is the parked task's memory.
-    public func shutDown() async {
+    /// cancellation (`try?`). The cost is the parked tasks' memory.
+    public func shutDown() {
         ticker?.cancel()
         ticker = nil
         scope.close()
-        let running = Array(tasks.values)
-        for task in running { task.cancel() }
-        for task in running { await task.value }
+        for task in tasks.values { task.cancel() }
+        let cancelled = cancelledSleepers.withLock { $0 }
+        for sleeper in sleepers where cancelled.contains(sleeper.id) {
+            sleeper.continuation.resume(throwing: CancellationError())
+        }
         sleepers = []
     }
 
     /// Returns once the session has settled: every task it owns is finished or waits on this clock (or on a
     /// response that waits on it).
-    public func settle() async {
+    public nonisolated func settle() async {
         await scope.executor.settle()
     }
 
@@ -177,7 +186,8 @@ public actor VirtualClock: ClockService {
     /// Makes `now()` read `instant` (the system clock cannot be shifted; it only wakes what is due).
     private func shift(to instant: Date) {
         guard mode != .system else { return }
-        frozenNow = frozenNow.addingTimeInterval(instant.timeIntervalSince(now()))
+        let offset = instant.timeIntervalSince(now())
+        frozenNow.withLock { $0 = $0.addingTimeInterval(offset) }
     }
 
     /// The sleeper to wake next: the earliest deadline; of several due at that instant, the first asleep, or
@@ -189,6 +199,7 @@ public actor VirtualClock: ClockService {
     }
 
     private func cancelSleeper(_ id: Int) {
+        cancelledSleepers.withLock { _ = $0.remove(id) }
         guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return }
         sleepers.remove(at: index).continuation.resume(throwing: CancellationError())
         sleepersChanged()

@@ -78,10 +78,12 @@ extension Session {
             await remember(change, tell: false)
         }
         logger.notice("session rewound to step \(number)")
-        try reportEscapes(during: "the replay of steps 1 to \(number)")
         let state = try await publishStateIfChanged()
-        events.publish(.clockMoved(now: try await live().clock.now()))
+        let step = "the replay of steps 1 to \(number)"
+        let escaped = reportEscapes(during: step)
+        events.publish(.clockMoved(now: try live().clock.now()))
         events.publish(.historyChanged(newestStep: number))
+        try failOnEscapes(escaped, during: step)
         return state
     }
 
@@ -107,7 +109,7 @@ extension Session {
     /// now and the requests recorded since the last step, and tells watchers when `tell` (a rewind tells them once,
     /// at the end).
     func remember(_ change: SessionHistory.Change, tell: Bool = true) async {
-        let now = (try? await live().clock.now()) ?? Date()
+        let now = (try? live().clock.now()) ?? Date()
         if case .play(let moves) = change, changes.extendPlay(with: moves, time: now, requests: causedRequests) {
             // Kept in the play's step.
         } else {

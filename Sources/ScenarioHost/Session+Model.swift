@@ -15,8 +15,10 @@ extension Session {
         await takeTurn()
         defer { endTurn() }
         let state = try await performNow(action, arguments)
+        let step = "action '\(action)'"
+        let escaped = reportEscapes(during: step)
         await remember(.action(name: action, arguments: arguments))
-        try reportEscapes(during: "action '\(action)'")
+        try failOnEscapes(escaped, during: step)
         return state
     }
 

@@ -19,7 +19,7 @@ public actor Session {
     /// session knows exactly when its Model has settled.
     nonisolated let executor: SessionExecutor
     /// The session's executor: what the session does is counted and ordered with its Model's work.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.hostLane.asUnownedSerialExecutor() }
     /// Carries `scenario`, `session` and `model` metadata, which become journal fields.
     nonisolated let logger: Logger
     private let makeDriver: @Sendable (Services) async -> ModelDriver
@@ -88,8 +88,9 @@ public actor Session {
         await takeTurn()
         defer { endTurn() }
         try await startRuntime()
+        let escaped = reportEscapes(during: "run")
         await remember(.start, tell: false)
-        try reportEscapes(during: "run")
+        try failOnEscapes(escaped, during: "run")
     }
 
     /// Back to the scenario's start: seed (a durable store too), clock, response sequences, empty journal and
@@ -98,10 +99,11 @@ public actor Session {
         await takeTurn()
         defer { endTurn() }
         try await restart()
-        events.publish(.clockMoved(now: try await live().clock.now()))
+        events.publish(.clockMoved(now: try live().clock.now()))
+        let escaped = reportEscapes(during: "run, after the reset")
         await remember(.reset)
         logger.info("session reset to the scenario's start")
-        try reportEscapes(during: "run, after the reset")
+        try failOnEscapes(escaped, during: "run, after the reset")
     }
 
     /// A new generation from the scenario's start, with an empty journal.
@@ -157,7 +159,7 @@ public actor Session {
     private func ticked() async {
         _ = try? await publishStateIfChanged()
         // No step to fail: the clock moved on its own.
-        try? reportEscapes(during: "a tick of the running clock")
+        _ = reportEscapes(during: "a tick of the running clock")
     }
 
     func takeTurn() async {

@@ -43,10 +43,10 @@ struct SessionRuntime: Sendable {
         inputs.executor.order = SchedulingOrder(seed: scenario.scheduleSeed)
         let scope = SessionScope(executor: inputs.executor)
         let clock = VirtualClock(start: scenario.clock.start, mode: scenario.clock.mode, scope: scope)
-        let store: any KeyValueService
+        let base: any KeyValueService
         switch scenario.keyValueStore {
         case .memory:
-            store = SeededKeyValueStore(seed: scenario.seed)
+            base = SeededKeyValueStore(seed: scenario.seed)
         case .durable:
             let durable = try await inputs.durableStores.store(for: scenario)
             if resetStore {
@@ -54,8 +54,9 @@ struct SessionRuntime: Sendable {
                     throw HostError(.storeFailed, "cannot reset the durable store of scenario '\(scenario.name)': \(error)")
                 }
             }
-            store = FencedKeyValueStore(store: durable, scope: scope)
+            base = durable
         }
+        let store = SessionKeyValueStore(store: base, scope: scope)
 
         var liveNetwork: LiveNetwork?
         var recorder: Recorder?
@@ -80,7 +81,9 @@ struct SessionRuntime: Sendable {
         case .seeded(let seed): SeededRandom(seed: seed)
         case .system: SystemRandom()
         }
-        var services = Services(network: network, keyValue: store, clock: clock, random: random)
+        var modelStore = store
+        modelStore.checksCaller = true
+        var services = Services(network: network, keyValue: modelStore, clock: clock, random: random)
         var fakes: [String: ServiceFakeControl] = [:]
         for definition in inputs.services {
             switch scenario.services[definition.name] ?? .fake(state: definition.initialState) {
@@ -91,7 +94,7 @@ struct SessionRuntime: Sendable {
                 let journal = inputs.journal
                 let environment = FakeEnvironment(clock: clock, random: random) { operation, detail, outcome in
                     await journal(NetworkExchange(
-                        sequence: sequence.next(), time: await clock.now(), method: operation,
+                        sequence: sequence.next(), time: clock.now(), method: operation,
                         url: "service:\(definition.name)", headers: [], body: detail, service: definition.name,
                         outcome: outcome))
                 }
@@ -103,7 +106,7 @@ struct SessionRuntime: Sendable {
         // Inside the scope, so a Task {} a Model's init starts (which it should not) is the session's too.
         let finished = services
         let model = await scope.run { await inputs.makeDriver(finished) }
-        let startedAt = await clock.now()
+        let startedAt = clock.now()
         await clock.spawn(model.run)
         await clock.settle()
         return SessionRuntime(clock: clock, store: store, network: network, model: model, fakes: fakes, startedAt: startedAt,

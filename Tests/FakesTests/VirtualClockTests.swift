@@ -16,7 +16,7 @@ actor Recorder<Value: Sendable> {
         for (name, seconds) in [("c", 3), ("a", 1), ("b", 2), ("a2", 1)] {
             await clock.spawn {
                 try? await clock.sleep(for: .seconds(seconds))
-                await woke.append((name, await clock.now().timeIntervalSince(self.start)))
+                await woke.append((name, clock.now().timeIntervalSince(self.start)))
             }
         }
         await clock.settle()
@@ -48,7 +48,7 @@ actor Recorder<Value: Sendable> {
         await clock.spawn {
             while true {
                 do { try await clock.sleep(for: .seconds(60)) } catch { return }
-                await ticks.append(await clock.now().timeIntervalSince(self.start))
+                await ticks.append(clock.now().timeIntervalSince(self.start))
             }
         }
         await clock.advance(by: .seconds(200))

@@ -19,6 +19,8 @@ typedef struct {
     void (*_Nonnull detachedTaskCreated)(void);
     /// A job was enqueued to run after a wall-clock delay (`Task.sleep` on the continuous or suspending clock).
     void (*_Nonnull wallClockSleep)(void);
+    /// A block was sent to a dispatch queue: `DispatchQueue.async` (0) or `asyncAfter` (1).
+    void (*_Nonnull dispatchQueueUsed)(int afterDelay);
     /// The main actor's queue ran its last pending job.
     void (*_Nonnull mainActorDrained)(void);
 } CTaskOwnershipCallbacks;
@@ -28,5 +30,9 @@ void ctaskownership_install(CTaskOwnershipCallbacks callbacks);
 
 /// The main-actor jobs enqueued and not yet finished, process-wide.
 long ctaskownership_main_actor_pending(void);
+
+/// Marks the calling thread as doing scenariod's own dispatch work (1) or not (0): a session's executor queues its
+/// jobs with `DispatchQueue.async`, which is no escape of the Model's.
+void ctaskownership_set_infrastructure(int on);
 
 #endif

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 public import Services
 
 /// A Model with each kind of escape a session reports: work it cannot see or order.
@@ -12,9 +11,9 @@ public actor Escaper: Model {
         case detach
         /// A `Task.sleep` on the wall clock, in a task the session owns.
         case wallSleep
-        /// The session's clock called from a `DispatchQueue`.
+        /// The session's store called from a `DispatchQueue`.
         case dispatch
-        /// The session's network called from a thread.
+        /// The session's store called from a thread.
         case thread
         /// Nothing escapes: a timer on the session's clock.
         case stay
@@ -26,11 +25,11 @@ public actor Escaper: Model {
 
     public private(set) var state = State()
     private let clock: any ClockService
-    private let network: any NetworkService
+    private let keyValue: any KeyValueService
 
     public init(services: Services) {
         clock = services.clock
-        network = services.network
+        keyValue = services.keyValue
     }
 
     public func perform(_ action: Action) async {
@@ -44,22 +43,23 @@ public actor Escaper: Model {
                 self.step()
             }
         case .dispatch:
-            let clock = clock
-            // Waits for the escaping work, so the step that caused it is the one that reports it.
+            let store = keyValue
+            // Waits for the escaping work, so the step that caused it is the one that reports it. (The store, not
+            // the clock: the clock runs on the session's executor, which this wait holds.)
             Self.waitFor { done in
                 DispatchQueue.global().async {
                     Task {
-                        try? await clock.sleep(for: .zero)
+                        _ = try? await store.keys()
                         done()
                     }
                 }
             }
         case .thread:
-            let network = network
+            let store = keyValue
             Self.waitFor { done in
                 Thread {
                     Task {
-                        _ = try? await network.send(NetworkRequest(method: .get, url: URL(string: "https://escaper.test/")!))
+                        _ = try? await store.keys()
                         done()
                     }
                 }.start()

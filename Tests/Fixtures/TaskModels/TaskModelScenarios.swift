@@ -53,11 +53,6 @@ public let taskModelScenarios: [String: String] = [
     "escaper": """
     description: A Model that escapes its session in every way a session sees.
     model: Escaper
-    network:
-      routes:
-        - name: escaper
-          request: { method: GET, url: "https://escaper.test/" }
-          response: { status: 204 }
     """,
     "alarm": """
     description: An alarm that rings a bell, writes the store and posts when it fires.
