@@ -2,13 +2,24 @@
 // what escapes it (DESIGN §4, "Who owns scheduling"). Written in C because Swift cannot express it: functions that
 // take the place of the runtime's and libdispatch's by name, and the runtime's hook variable with its calling
 // convention.
+//
+// Each replaced function F comes twice, because the Swift runtime is linked two ways:
+// - dynamically (debug builds, `swift test`): the weak definition F here is the program's own, so every call to F
+//   (from the program and from the shared libraries) reaches it first; it calls the library's F found by dlsym.
+// - statically (`--static-swift-stdlib`, as scripts/build-deb and the package-daemon plugin link): the runtime's
+//   strong F replaces the weak one here, and the link passes `-Xlinker --wrap=F` (TaskOwnership.linkerFlags) so
+//   that every call to F reaches __wrap_F, which calls __real_F, the runtime's.
+// A binary linked statically without those flags still works but cannot own its Models' `Task {}`s; the daemon
+// says so at start (TaskOwnership.isComplete).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include "CTaskOwnership.h"
 
 #define SWIFTCC __attribute__((swiftcall))
+#define WEAK __attribute__((weak))
 
 // libdispatch, declared here: its header sits inside the Swift toolchain, off the C compiler's default path.
 struct dispatch_queue_s;
@@ -27,23 +38,32 @@ enum { FlagIsChildTask = 1 << 8, FlagCopyTaskLocals = 1 << 10 };
 
 static CTaskOwnershipCallbacks callbacks;
 static atomic_bool installed;
+static atomic_bool creationSeen;
 static atomic_long mainActorPending;
+
+static int hooksInstalled(void) { return atomic_load_explicit(&installed, memory_order_acquire); }
+
+// The library's definition after the program's, for the dynamic build.
+static void *nextSymbol(void *_Atomic *cache, const char *name) {
+    void *symbol = atomic_load_explicit(cache, memory_order_acquire);
+    if (!symbol) {
+        symbol = dlsym(RTLD_NEXT, name);
+        atomic_store_explicit(cache, symbol, memory_order_release);
+    }
+    return symbol;
+}
+
+// MARK: Task creation
 
 typedef SWIFTCC AsyncTaskAndContext (*TaskCreate)(size_t, TaskOptionRecord *, const void *, void *, void *);
 
-// Every `Task {}` compiled into this executable calls this definition rather than the runtime's (the static
-// linker binds the program's own symbol first). A task created inside a session, which copies the session's
-// task-local, gets the session's executor as its preference, as a child task already inherits it: so its
-// nonisolated work and the default actors it calls run where the session counts and orders them.
-SWIFTCC AsyncTaskAndContext swift_task_create(size_t flags, TaskOptionRecord *options, const void *resultType,
-                                              void *closureEntry, void *closureContext) {
-    static _Atomic(TaskCreate) runtimeCreate;
-    TaskCreate create = atomic_load_explicit(&runtimeCreate, memory_order_acquire);
-    if (!create) {
-        create = (TaskCreate)dlsym(RTLD_NEXT, "swift_task_create");
-        atomic_store_explicit(&runtimeCreate, create, memory_order_release);
-    }
-    if (!atomic_load_explicit(&installed, memory_order_acquire) || (flags & FlagIsChildTask))
+// A task created inside a session, which copies the session's task-local, gets the session's executor as its
+// preference, as a child task already inherits it: so its nonisolated work and the default actors it calls run
+// where the session counts and orders them.
+static AsyncTaskAndContext createTask(TaskCreate create, size_t flags, TaskOptionRecord *options, const void *resultType,
+                                      void *closureEntry, void *closureContext) {
+    atomic_store_explicit(&creationSeen, 1, memory_order_relaxed);
+    if (!hooksInstalled() || (flags & FlagIsChildTask))
         return create(flags, options, resultType, closureEntry, closureContext);
     if (!(flags & FlagCopyTaskLocals)) {
         callbacks.detachedTaskCreated();
@@ -59,6 +79,72 @@ SWIFTCC AsyncTaskAndContext swift_task_create(size_t flags, TaskOptionRecord *op
     TaskExecutorOptionRecord record = { { OptionTaskExecutorOwned, options }, executor };
     return create(flags, &record.base, resultType, closureEntry, closureContext);
 }
+
+WEAK SWIFTCC AsyncTaskAndContext swift_task_create(size_t flags, TaskOptionRecord *options, const void *resultType,
+                                                   void *closureEntry, void *closureContext) {
+    static void *_Atomic cache;
+    return createTask((TaskCreate)nextSymbol(&cache, "swift_task_create"), flags, options, resultType, closureEntry, closureContext);
+}
+
+extern WEAK SWIFTCC AsyncTaskAndContext __real_swift_task_create(size_t, TaskOptionRecord *, const void *, void *, void *);
+SWIFTCC AsyncTaskAndContext __wrap_swift_task_create(size_t flags, TaskOptionRecord *options, const void *resultType,
+                                                     void *closureEntry, void *closureContext) {
+    return createTask(__real_swift_task_create, flags, options, resultType, closureEntry, closureContext);
+}
+
+int ctaskownership_creation_hooked(void) { return atomic_load_explicit(&creationSeen, memory_order_relaxed); }
+
+// MARK: Dispatch
+
+// The Swift runtime sleeps (`Task.sleep`, `ContinuousClock.sleep`) with dispatch_after_f, and
+// `DispatchQueue.async`/`asyncAfter` call dispatch_async/dispatch_after. Each tells Swift, which asks whether the
+// calling task belongs to a session, then calls libdispatch's own.
+static __thread int infrastructure;
+void ctaskownership_set_infrastructure(int on) { infrastructure = on; }
+
+static int watching(void) { return hooksInstalled() && !infrastructure; }
+
+typedef void (*AfterF)(uint64_t, struct dispatch_queue_s *, void *, void (*)(void *));
+typedef void (*After)(uint64_t, struct dispatch_queue_s *, void *);
+typedef void (*Async)(struct dispatch_queue_s *, void *);
+
+WEAK void dispatch_after_f(uint64_t when, struct dispatch_queue_s *queue, void *context, void (*work)(void *)) {
+    static void *_Atomic cache;
+    if (watching()) callbacks.wallClockSleep();
+    ((AfterF)nextSymbol(&cache, "dispatch_after_f"))(when, queue, context, work);
+}
+
+extern WEAK void __real_dispatch_after_f(uint64_t, struct dispatch_queue_s *, void *, void (*)(void *));
+void __wrap_dispatch_after_f(uint64_t when, struct dispatch_queue_s *queue, void *context, void (*work)(void *)) {
+    if (watching()) callbacks.wallClockSleep();
+    __real_dispatch_after_f(when, queue, context, work);
+}
+
+WEAK void dispatch_after(uint64_t when, struct dispatch_queue_s *queue, void *block) {
+    static void *_Atomic cache;
+    if (watching()) callbacks.dispatchQueueUsed(1);
+    ((After)nextSymbol(&cache, "dispatch_after"))(when, queue, block);
+}
+
+extern WEAK void __real_dispatch_after(uint64_t, struct dispatch_queue_s *, void *);
+void __wrap_dispatch_after(uint64_t when, struct dispatch_queue_s *queue, void *block) {
+    if (watching()) callbacks.dispatchQueueUsed(1);
+    __real_dispatch_after(when, queue, block);
+}
+
+WEAK void dispatch_async(struct dispatch_queue_s *queue, void *block) {
+    static void *_Atomic cache;
+    if (watching()) callbacks.dispatchQueueUsed(0);
+    ((Async)nextSymbol(&cache, "dispatch_async"))(queue, block);
+}
+
+extern WEAK void __real_dispatch_async(struct dispatch_queue_s *, void *);
+void __wrap_dispatch_async(struct dispatch_queue_s *queue, void *block) {
+    if (watching()) callbacks.dispatchQueueUsed(0);
+    __real_dispatch_async(queue, block);
+}
+
+// MARK: The main actor
 
 // The main actor is one per process, so its count of pending jobs is too: a session whose Model is isolated to it
 // is settled only once the main actor's queue is empty. Main-actor jobs go to the main dispatch queue, as the
@@ -78,49 +164,13 @@ static SWIFTCC void enqueueMainExecutor(Job *job, EnqueueOriginal original) {
     dispatch_async_f(&_dispatch_main_q, job, runMainActorJob);
 }
 
-// Dispatch, as the program sees it: the Swift runtime sleeps (`Task.sleep`, `ContinuousClock.sleep`) with
-// dispatch_after_f, and `DispatchQueue.async`/`asyncAfter` call dispatch_async/dispatch_after. Defined here, they
-// take the place of libdispatch's for every library of the process; each tells Swift, which asks whether the
-// calling task belongs to a session, then calls libdispatch's own.
-static __thread int infrastructure;
-void ctaskownership_set_infrastructure(int on) { infrastructure = on; }
-
-static void *nextSymbol(void *_Atomic *cache, const char *name) {
-    void *symbol = atomic_load_explicit(cache, memory_order_acquire);
-    if (!symbol) {
-        symbol = dlsym(RTLD_NEXT, name);
-        atomic_store_explicit(cache, symbol, memory_order_release);
-    }
-    return symbol;
-}
-
-static int watching(void) { return atomic_load_explicit(&installed, memory_order_acquire) && !infrastructure; }
-
-void dispatch_after_f(uint64_t when, struct dispatch_queue_s *queue, void *context, void (*work)(void *)) {
-    static void *_Atomic cache;
-    if (watching()) callbacks.wallClockSleep();
-    ((void (*)(uint64_t, struct dispatch_queue_s *, void *, void (*)(void *)))nextSymbol(&cache, "dispatch_after_f"))(when, queue, context, work);
-}
-
-void dispatch_after(uint64_t when, struct dispatch_queue_s *queue, void *block) {
-    static void *_Atomic cache;
-    if (watching()) callbacks.dispatchQueueUsed(1);
-    ((void (*)(uint64_t, struct dispatch_queue_s *, void *))nextSymbol(&cache, "dispatch_after"))(when, queue, block);
-}
-
-void dispatch_async(struct dispatch_queue_s *queue, void *block) {
-    static void *_Atomic cache;
-    if (watching()) callbacks.dispatchQueueUsed(0);
-    ((void (*)(struct dispatch_queue_s *, void *))nextSymbol(&cache, "dispatch_async"))(queue, block);
-}
-
 extern SWIFTCC void (*swift_task_enqueueMainExecutor_hook)(Job *, EnqueueOriginal);
 
 static pthread_mutex_t installing = PTHREAD_MUTEX_INITIALIZER;
 
 void ctaskownership_install(CTaskOwnershipCallbacks given) {
     pthread_mutex_lock(&installing);
-    if (!atomic_load_explicit(&installed, memory_order_acquire)) {
+    if (!hooksInstalled()) {
         callbacks = given;
         swift_task_enqueueMainExecutor_hook = enqueueMainExecutor;
         atomic_store_explicit(&installed, 1, memory_order_release);

@@ -69,7 +69,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
         state = Mutex(State(order: order))
         queue = DispatchQueue(label: label)
         hostLane.attach(to: self)
-        MainActorQueue.installHooks()
+        TaskOwnership.installHooks()
     }
 
     /// The order jobs ready together run in.

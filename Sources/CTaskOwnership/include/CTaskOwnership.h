@@ -31,6 +31,10 @@ void ctaskownership_install(CTaskOwnershipCallbacks callbacks);
 /// The main-actor jobs enqueued and not yet finished, process-wide.
 long ctaskownership_main_actor_pending(void);
 
+/// Whether a task creation has passed through the hook since the process started: false in a binary linked with a
+/// static Swift runtime but without `--wrap=swift_task_create`.
+int ctaskownership_creation_hooked(void);
+
 /// Marks the calling thread as doing scenariod's own dispatch work (1) or not (0): a session's executor queues its
 /// jobs with `DispatchQueue.async`, which is no escape of the Model's.
 void ctaskownership_set_infrastructure(int on);

@@ -40,7 +40,9 @@ class DaemonProcess:
         scenarios = [argument for directory in self.scenarios for argument in ("--scenarios", directory)]
         return [self.binary, *scenarios, "--socket", self.socket_path,
                 "--state-directory", os.path.join(self.directory, "state"),
-                "--log-target", "stderr", "--log-level", "warning", "--exit-with-parent", *self.arguments]
+                "--log-target", "stderr", "--log-level", "warning", "--exit-with-parent",
+                # A test must not pass on a run its session did not own: an escape fails the step (409 modelEscaped).
+                "--model-escapes", "fail", *self.arguments]
 
     def start(self, timeout: float = 30.0) -> DaemonProcess:
         """Starts the daemon and returns once it answers on its socket.
