@@ -20,7 +20,9 @@ class DaemonProcess:
     """One daemon process in a directory of its own: ``control.sock``, ``state/`` and ``scenariod.log``.
 
     It runs with ``--exit-with-parent``, so it stops with the process that started it even when that process is
-    killed. :meth:`stop` sends SIGTERM (the daemon drains and exits 0); :meth:`remove` removes the directory.
+    killed, and with ``--model-escapes fail``, so a step in which the Model's work escaped its session fails with
+    409 ``modelEscaped``. :meth:`stop` sends SIGTERM (the daemon drains and exits 0); :meth:`remove` removes the
+    directory.
     """
 
     def __init__(self, binary: str, scenarios: Sequence[str] = (), *, arguments: Sequence[str] = ()) -> None:
