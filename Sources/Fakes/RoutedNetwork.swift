@@ -109,6 +109,10 @@ public actor RoutedNetwork: NetworkService {
             sequence: sequence.next(), time: await clock.now(), method: request.head.method.rawValue,
             url: request.url, headers: request.head.headerFields.map { "\($0.name): \($0.value)" },
             body: Self.journaled(request.body))
+        if let canonical = exchange.body, !request.body.isEmpty {
+            let sent = String(decoding: request.body, as: UTF8.self)
+            if sent != canonical { exchange.sentBody = sent }
+        }
 
         if let failure = conditions.failure {
             // The session was switched offline (or into a fault): no route answers, and none counts the request.

@@ -10,37 +10,9 @@ import Synchronization
 ///
 /// Because every job of the session passes through here, *settled* is exact (``settle()``): no job is ready or
 /// running, no main-actor job is pending, and no wait outside the session (a live request) is under way.
-///
-/// The host's own operations on the session run here too, through ``hostLane``, so that what they touch is counted;
-/// they go first and take no part in the seeded order, so a client reading the session during a step cannot
-/// change the order the Model's work runs in.
 public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
-    /// The executor of the host's actor for the session: the same queue, taken first-come-first-served.
-    public final class HostLane: SerialExecutor, Sendable {
-        private struct Owner {
-            weak var executor: SessionExecutor?
-        }
-
-        // Weak, set once the executor exists: the executor keeps its lane, not the other way round.
-        private let owner = Mutex(Owner())
-
-        fileprivate func attach(to executor: SessionExecutor) {
-            owner.withLock { $0.executor = executor }
-        }
-
-        public func enqueue(_ job: consuming ExecutorJob) {
-            // The host's actor keeps the executor alive while it has work, so the owner is there.
-            owner.withLock(\.executor)!.add(UnownedJob(job), fromHost: true)
-        }
-    }
-
-    private struct Ready {
-        let job: UnownedJob
-        let fromHost: Bool
-    }
-
     private struct State {
-        var ready: [Ready] = []
+        var ready: [UnownedJob] = []
         var draining = false
         /// Counts the times the executor became idle, so that a settle can tell whether it stayed idle.
         var idleCount = 0
@@ -61,14 +33,11 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
 
     private let state: Mutex<State>
     private let queue: DispatchQueue
-    /// The serial executor for the host's actor of this session.
-    public let hostLane = HostLane()
 
     /// An executor named `label` (it names the queue in a debugger), taking jobs in `order`.
     public init(label: String = "scenariod.session", order: SchedulingOrder = SchedulingOrder()) {
         state = Mutex(State(order: order))
         queue = DispatchQueue(label: label)
-        hostLane.attach(to: self)
         TaskOwnership.installHooks()
     }
 
@@ -80,12 +49,9 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        add(UnownedJob(job), fromHost: false)
-    }
-
-    fileprivate func add(_ job: UnownedJob, fromHost: Bool) {
+        let job = UnownedJob(job)
         let start = state.withLock { state in
-            state.ready.append(Ready(job: job, fromHost: fromHost))
+            state.ready.append(job)
             guard !state.draining else { return false }
             state.draining = true
             return true
@@ -101,22 +67,15 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     private func drain() {
         let serial = asUnownedSerialExecutor()
         let task = asUnownedTaskExecutor()
-        let host = hostLane.asUnownedSerialExecutor()
-        while let next = next() {
-            if next.fromHost {
-                next.job.runSynchronously(on: host)
-            } else {
-                // As both: a job of the session's actors needs its serial executor, a task's job its task executor.
-                next.job.runSynchronously(isolatedTo: serial, taskExecutor: task)
-            }
+        while let job = next() {
+            // As both: a job of the session's actors needs its serial executor, a task's job its task executor.
+            job.runSynchronously(isolatedTo: serial, taskExecutor: task)
         }
     }
 
-    /// The next job: the host's first, then the Model's in the session's order; nil once none is ready (the
-    /// executor is then idle).
-    private func next() -> Ready? {
-        let (job, waiters): (Ready?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
-            if let host = state.ready.firstIndex(where: \.fromHost) { return (state.ready.remove(at: host), []) }
+    /// The next job in the session's order; nil once none is ready (the executor is then idle).
+    private func next() -> UnownedJob? {
+        let (job, waiters): (UnownedJob?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
             if !state.ready.isEmpty { return (state.ready.remove(at: state.order.pick(among: state.ready.count)), []) }
             state.draining = false
             return (nil, state.becameIdle())

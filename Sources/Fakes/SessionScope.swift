@@ -27,13 +27,6 @@ public final class SessionScope: Sendable {
         }
     }
 
-    /// Runs `operation` in the current task as work of this session, and returns what it returns.
-    public func run<T: Sendable>(_ operation: @Sendable () async -> T) async -> T {
-        await withTaskExecutorPreference(executor) {
-            await SessionScope.$current.withValue(self) { await operation() }
-        }
-    }
-
     /// Records an escape, for the host to collect with ``takeEscapes()`` (it knows which step was running).
     public func report(_ escape: ModelEscape) {
         state.withLock { state in

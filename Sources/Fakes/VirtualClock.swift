@@ -36,10 +36,11 @@ public actor VirtualClock: ClockService {
     private let realStart = ContinuousClock.now
     private var sleepers: [Sleeper] = []
     private var nextSleeperID = 0
-    private var tasks: [Int: Task<Void, Never>] = [:]
+    /// The tasks ``spawn(_:)`` started and the tick handler, behind a lock so that starting work and setting the
+    /// handler need no hop onto the session's executor (a hop costs a thread switch on every action).
+    private let spawned = Mutex<(tasks: [Int: Task<Void, Never>], nextID: Int, tickHandler: (@Sendable () async -> Void)?)>(([:], 0, nil))
     /// Sleepers whose task was cancelled, noted synchronously by the cancellation handler.
     private let cancelledSleepers = Mutex<Set<Int>>([])
-    private var nextTaskID = 0
     /// The session's work, and where it runs.
     public nonisolated let scope: SessionScope
     private let order: SchedulingOrder
@@ -47,7 +48,6 @@ public actor VirtualClock: ClockService {
     /// The session's executor: what the clock does is the session's work, counted and ordered with the rest.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { scope.executor.asUnownedSerialExecutor() }
     private var ticker: Task<Void, Never>?
-    private var tickHandler: (@Sendable () async -> Void)?
 
     /// Whether clients may advance or set it (every mode but ``Mode/system``).
     public nonisolated var isMovable: Bool { mode != .system }
@@ -103,15 +103,18 @@ public actor VirtualClock: ClockService {
 
     /// Starts `operation` as the session's work (see ``SessionScope/start(_:)``).
     @discardableResult
-    public func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        let id = nextTaskID
-        nextTaskID += 1
-        let task = scope.start {
-            await operation()
-            await self.taskFinished(id)
+    public nonisolated func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        // Registered under the lock before the task can finish and remove itself.
+        spawned.withLock { spawned in
+            let id = spawned.nextID
+            spawned.nextID += 1
+            let task = scope.start {
+                await operation()
+                self.taskFinished(id)
+            }
+            spawned.tasks[id] = task
+            return task
         }
-        tasks[id] = task
-        return task
     }
 
     /// Lets go of the session's work: closes the scope, cancels the running clock's timer and the tasks it
@@ -123,7 +126,7 @@ public actor VirtualClock: ClockService {
         ticker?.cancel()
         ticker = nil
         scope.close()
-        for task in tasks.values { task.cancel() }
+        for task in spawned.withLock({ Array($0.tasks.values) }) { task.cancel() }
         let cancelled = cancelledSleepers.withLock { $0 }
         for sleeper in sleepers where cancelled.contains(sleeper.id) {
             sleeper.continuation.resume(throwing: CancellationError())
@@ -159,8 +162,8 @@ public actor VirtualClock: ClockService {
     }
 
     /// Calls `action` after real time wakes sleepers of a running clock and the session has settled.
-    public func onTick(_ action: @escaping @Sendable () async -> Void) {
-        tickHandler = action
+    public nonisolated func onTick(_ action: @escaping @Sendable () async -> Void) {
+        spawned.withLock { $0.tickHandler = action }
     }
 
     private func move(to target: Date, wakeLimit: Int = .max) async -> Bool {
@@ -205,8 +208,8 @@ public actor VirtualClock: ClockService {
         sleepersChanged()
     }
 
-    private func taskFinished(_ id: Int) {
-        tasks[id] = nil
+    private nonisolated func taskFinished(_ id: Int) {
+        spawned.withLock { _ = $0.tasks.removeValue(forKey: id) }
     }
 
     private func sleepersChanged() {
@@ -233,6 +236,6 @@ public actor VirtualClock: ClockService {
     private func tick() async {
         ticker = nil
         _ = await move(to: now())
-        await tickHandler?()
+        await spawned.withLock(\.tickHandler)?()
     }
 }

@@ -32,7 +32,7 @@ extension Session {
             throw error
         }
         logger.info("action \(action)", metadata: ["action": "\(action)"])
-        await runtime.clock.spawn(work)
+        runtime.clock.spawn(work)
         await runtime.clock.settle()
         return try await publishStateIfChanged()
     }

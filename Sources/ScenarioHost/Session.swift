@@ -15,11 +15,10 @@ public actor Session {
     /// The scenario sections given for this session only, as the client wrote them (``ScenarioOverrides``).
     public nonisolated let overrides: JSONValue?
 
-    /// Where the session's work runs, its own operations included (DESIGN §4): one job at a time, counted, so the
-    /// session knows exactly when its Model has settled.
+    /// Where the session's Model work runs (DESIGN §4): one job at a time, counted, so the session knows exactly
+    /// when its Model has settled. The session's own operations run where they are called, as a default actor's do,
+    /// so that a client's request costs no hop onto it.
     nonisolated let executor: SessionExecutor
-    /// The session's executor: what the session does is counted and ordered with its Model's work.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.hostLane.asUnownedSerialExecutor() }
     /// Carries `scenario`, `session` and `model` metadata, which become journal fields.
     nonisolated let logger: Logger
     private let makeDriver: @Sendable (Services) async -> ModelDriver
@@ -28,7 +27,10 @@ public actor Session {
     private let settledStates: SettledStates
     let events: EventBroadcaster
     var runtime: SessionRuntime?
-    var journal: RequestJournal
+    /// The journal, what the step under way caused, and the generation both belong to (see ``SessionJournal``).
+    nonisolated let journaling: SessionJournal
+    /// The journal now.
+    var journal: RequestJournal { journaling.journal }
     /// The state versions of the team services' fakes last published, by name.
     var publishedServiceVersions: [String: Int] = [:]
     /// The state last published; nil while no one watches, so that starting a session encodes no state.
@@ -47,8 +49,6 @@ public actor Session {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     /// What clients did, for ``history()`` and ``rewind(to:)``.
     var changes = SessionHistory()
-    /// The journal sequence numbers recorded since the last step was kept: what the next step caused.
-    var causedRequests: [Int] = []
     /// The route changes made since the current generation started (`set route X`, `remove route Y`), which a
     /// scenario saved from the session would not keep.
     var routeChanges: [String] = []
@@ -56,9 +56,6 @@ public actor Session {
     var escapes: [ModelEscape] = []
     /// Whether an escape fails the step that made it.
     let escapePolicy: EscapePolicy
-    /// Counts the runtimes replaced (by a reset or rewind), so what a replaced runtime still reports, such as a
-    /// delayed answer cancelled as it stops, lands in no later journal or step.
-    var generation = 0
 
     init(id: String, scenario: Scenario, overrides: JSONValue? = nil, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
          services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster,
@@ -78,7 +75,7 @@ public actor Session {
         logger[metadataKey: "model"] = "\(scenario.model)"
         self.logger = logger
         self.makeDriver = makeDriver
-        self.journal = RequestJournal(capacity: journalCapacity)
+        self.journaling = SessionJournal(capacity: journalCapacity)
     }
 
     // MARK: Life cycle
@@ -108,10 +105,11 @@ public actor Session {
 
     /// A new generation from the scenario's start, with an empty journal.
     func restart() async throws(HostError) {
-        generation += 1
+        // What the replaced runtime still reports, such as a delayed answer cancelled as it stops, lands in no
+        // later journal or step.
+        journaling.startGeneration()
         try await live().stop()
         runtime = nil
-        journal.clear()
         try await startRuntime(resetStore: true)
     }
 
@@ -132,16 +130,17 @@ public actor Session {
     }
 
     private func startRuntime(resetStore: Bool = false) async throws(HostError) {
-        let generation = generation
+        let generation = journaling.generation
         let inputs = SessionRuntime.Inputs(
             makeDriver: makeDriver, services: serviceDefinitions,
-            journal: { [weak self] exchange in await self?.record(exchange, of: generation) },
+            // Journaled where the Model's work runs, with no hop onto this actor.
+            journal: { [weak self] exchange in self?.record(exchange, of: generation) },
             durableStores: durableStores, logger: logger, executor: executor)
         let runtime = try await SessionRuntime.start(scenario, inputs, resetStore: resetStore)
         self.runtime = runtime
         // After a reset, every fake's state is told again (its version counts from 0 in the new generation).
         publishedServiceVersions = resetStore ? Dictionary(uniqueKeysWithValues: serviceDefinitions.map { ($0.name, -1) }) : [:]
-        await runtime.clock.onTick { [weak self] in await self?.ticked() }
+        runtime.clock.onTick { [weak self] in await self?.ticked() }
         if events.hasSubscribers {
             _ = try? await publishStateIfChanged()
         } else {

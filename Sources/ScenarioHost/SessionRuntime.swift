@@ -105,18 +105,18 @@ struct SessionRuntime: Sendable {
         }
         // Inside the scope, so a Task {} a Model's init starts (which it should not) is the session's too.
         let finished = services
-        let model = await scope.run { await inputs.makeDriver(finished) }
+        let model = await SessionScope.$current.withValue(scope) { await inputs.makeDriver(finished) }
         let startedAt = clock.now()
-        await clock.spawn(model.run)
+        clock.spawn(model.run)
         await clock.settle()
         return SessionRuntime(clock: clock, store: store, network: network, model: model, fakes: fakes, startedAt: startedAt,
                               recorder: recorder, liveNetwork: liveNetwork)
     }
 
-    /// The Model's state, read as the session's work: the hop onto the Model's actor is counted with the rest, so
-    /// work of the Model's queued behind the read is not missed by a settle.
+    /// The Model's state. The read counts as work under way: while it holds the Model's actor, work of the Model's
+    /// queued behind it runs where the read does, and a settle must not miss it.
     func state() async -> ModelState {
-        await clock.scope.run(model.state)
+        await clock.scope.executor.waitingOutside { await model.state() }
     }
 
     /// Stops every task of this generation and closes its network client.

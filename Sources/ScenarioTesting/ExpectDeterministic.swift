@@ -69,7 +69,12 @@ private struct DeterminismRun {
                 var view: [String: JSONValue] = [
                     "summary": .string(step.summary),
                     "time": .string(InstantText.format(step.time)),
-                    "requests": try JSONValue(json: JSONEncoder.services.encode(step.requests.compactMap { journal[$0] })),
+                    // The canonical bodies: the text as sent (`sentBody`) may order an object's keys either way.
+                    "requests": try JSONValue(json: JSONEncoder.services.encode(step.requests.compactMap { journal[$0] }.map { exchange in
+                        var exchange = exchange
+                        exchange.sentBody = nil
+                        return exchange
+                    })),
                 ]
                 view["state"] = states[step.step]
                 return JSONValue.object(view)

@@ -14,7 +14,7 @@ actor Recorder<Value: Sendable> {
         let clock = VirtualClock(start: start, mode: .frozen)
         let woke = Recorder<(String, TimeInterval)>()
         for (name, seconds) in [("c", 3), ("a", 1), ("b", 2), ("a2", 1)] {
-            await clock.spawn {
+            clock.spawn {
                 try? await clock.sleep(for: .seconds(seconds))
                 await woke.append((name, clock.now().timeIntervalSince(self.start)))
             }
@@ -32,7 +32,7 @@ actor Recorder<Value: Sendable> {
         let clock = VirtualClock(start: start, mode: .frozen)
         let woke = Recorder<Int>()
         for seconds in [10, 20] {
-            await clock.spawn {
+            clock.spawn {
                 try? await clock.sleep(for: .seconds(seconds))
                 await woke.append(seconds)
             }
@@ -45,7 +45,7 @@ actor Recorder<Value: Sendable> {
     @Test func aWokenTaskThatSleepsAgainIsWokenAgainWithinTheSameAdvance() async throws {
         let clock = VirtualClock(start: start, mode: .frozen)
         let ticks = Recorder<TimeInterval>()
-        await clock.spawn {
+        clock.spawn {
             while true {
                 do { try await clock.sleep(for: .seconds(60)) } catch { return }
                 await ticks.append(clock.now().timeIntervalSince(self.start))
@@ -60,7 +60,7 @@ actor Recorder<Value: Sendable> {
     @Test func settingTheClockBackWakesNothing() async throws {
         let clock = VirtualClock(start: start, mode: .frozen)
         let woke = Recorder<Int>()
-        await clock.spawn {
+        clock.spawn {
             try? await clock.sleep(for: .seconds(10))
             await woke.append(1)
         }
@@ -74,7 +74,7 @@ actor Recorder<Value: Sendable> {
     @Test func cancellingASleepingTaskEndsItsSleep() async throws {
         let clock = VirtualClock(start: start, mode: .frozen)
         let outcome = Recorder<String>()
-        let task = await clock.spawn {
+        let task = clock.spawn {
             do {
                 try await clock.sleep(for: .seconds(10))
                 await outcome.append("woke")
@@ -91,7 +91,7 @@ actor Recorder<Value: Sendable> {
 
     @Test func aRunningClockTicksFromItsStartAndWakesSleepersInRealTime() async throws {
         let clock = VirtualClock(start: start, mode: .running)
-        let task = await clock.spawn {
+        let task = clock.spawn {
             try? await clock.sleep(for: .milliseconds(20))
         }
         await task.value
