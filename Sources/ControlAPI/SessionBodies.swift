@@ -50,6 +50,7 @@ public struct SessionBody: Codable, Sendable, Hashable {
         self.escapes = escapes
     }
 
+    /// Decodes a session body; one from a daemon older than escapes has none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)

@@ -48,6 +48,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
         set { state.withLock { $0.order = newValue } }
     }
 
+    /// Takes a job of the session's: it runs after those ready before it, or where the session's order puts it.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let start = state.withLock { state in
