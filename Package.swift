@@ -132,6 +132,9 @@ let package = Package(
         // The client; `validate` asks a daemon executable (`--check`), which knows its own Models.
         .executableTarget(name: "scenarioctl", dependencies: [
             "ScenarioClient", "ControlAPI", "Services",
+            // Not for sessions (it has none; the hooks stay off): a static link passes --wrap=swift_task_create and the
+            // rest to every product (scripts/build-deb, the package-daemon plugin), and the wraps live here.
+            "CTaskOwnership",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             // `scenarioctl dashboard`: the loopback bridge to the daemon's socket.
             .product(name: "Hummingbird", package: "hummingbird"),
