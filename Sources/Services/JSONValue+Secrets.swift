@@ -19,9 +19,7 @@ extension JSONValue {
     public func redactingSecrets(pointers: [String] = [], replacement: JSONValue?) -> (value: JSONValue, changed: Bool) {
         var changed = false
         let paths = pointers.map { pointer in
-            pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-                $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            }
+            pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(JSONValue.name(ofPointerToken:))
         }
         func redact(_ value: JSONValue, path: [String]) -> JSONValue {
             switch value {
