@@ -1,7 +1,6 @@
 // Hooks into the Swift concurrency runtime and libdispatch so that a session sees every task its Model starts and
 // what escapes it (DESIGN §4, "Who owns scheduling"). Written in C because Swift cannot express it: functions that
-// take the place of the runtime's and libdispatch's by name, and the runtime's hook variable with its calling
-// convention.
+// take the place of the runtime's and libdispatch's by name, with the runtime's calling convention.
 //
 // Each replaced function F comes twice, because the Swift runtime is linked two ways:
 // - dynamically (debug builds, `swift test`): the weak definition F here is the program's own, so every call to F
@@ -16,6 +15,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "CTaskOwnership.h"
 
 #define SWIFTCC __attribute__((swiftcall))
@@ -24,13 +24,10 @@
 // libdispatch, declared here: its header sits inside the Swift toolchain, off the C compiler's default path.
 struct dispatch_queue_s;
 extern struct dispatch_queue_s _dispatch_main_q;
-extern void dispatch_async_f(struct dispatch_queue_s *queue, void *context, void (*work)(void *));
 
-typedef struct Job Job;
 typedef struct { void *task; void *context; } AsyncTaskAndContext;
 typedef struct TaskOptionRecord { size_t flags; struct TaskOptionRecord *parent; } TaskOptionRecord;
 typedef struct { TaskOptionRecord base; CTaskExecutorRef executor; } TaskExecutorOptionRecord;
-typedef struct { const void *identity; uintptr_t implementation; } SerialExecutorRef;
 
 // The runtime's task option kinds (swift/ABI/TaskOptions.h) and task creation flags (swift/ABI/MetadataValues.h).
 enum { OptionTaskExecutorUnowned = 5, OptionTaskExecutorOwned = 6 };
@@ -147,24 +144,40 @@ void __wrap_dispatch_async(struct dispatch_queue_s *queue, void *block) {
 // MARK: The main actor
 
 // The main actor is one per process, so its count of pending jobs is too: a session whose Model is isolated to it
-// is settled only once the main actor's queue is empty. Main-actor jobs go to the main dispatch queue, as the
-// runtime's own main executor sends them, counted in and out.
-extern SWIFTCC void swift_job_run(Job *job, SerialExecutorRef executor);
-extern SWIFTCC SerialExecutorRef swift_task_getMainExecutor(void);
+// is settled only once the main actor's queue is empty. The runtime sends main-actor jobs to the main dispatch queue
+// with dispatch_async_f (Swift 6.3's MainActor executor calls it directly, not through the runtime's
+// enqueueMainExecutor hook), so every function sent there is counted in, and out once it has run.
+typedef struct { void *context; void (*work)(void *); } MainQueueWork;
 
-static void runMainActorJob(void *job) {
-    swift_job_run((Job *)job, swift_task_getMainExecutor());
+static void runMainQueueWork(void *given) {
+    MainQueueWork work = *(MainQueueWork *)given;
+    free(given);
+    work.work(work.context);
     if (atomic_fetch_sub(&mainActorPending, 1) == 1) callbacks.mainActorDrained();
 }
 
-typedef SWIFTCC void (*EnqueueOriginal)(Job *);
-static SWIFTCC void enqueueMainExecutor(Job *job, EnqueueOriginal original) {
-    (void)original;
+typedef void (*AsyncF)(struct dispatch_queue_s *, void *, void (*)(void *));
+static void asyncF(AsyncF original, struct dispatch_queue_s *queue, void *context, void (*work)(void *)) {
+    MainQueueWork *counted = queue == &_dispatch_main_q && hooksInstalled() ? malloc(sizeof *counted) : NULL;
+    if (!counted) {
+        original(queue, context, work);
+        return;
+    }
+    *counted = (MainQueueWork){ context, work };
+    // Counted before it is sent: the job that sent it is still running, so no settle sees a gap.
     atomic_fetch_add(&mainActorPending, 1);
-    dispatch_async_f(&_dispatch_main_q, job, runMainActorJob);
+    original(queue, counted, runMainQueueWork);
 }
 
-extern SWIFTCC void (*swift_task_enqueueMainExecutor_hook)(Job *, EnqueueOriginal);
+WEAK void dispatch_async_f(struct dispatch_queue_s *queue, void *context, void (*work)(void *)) {
+    static void *_Atomic cache;
+    asyncF((AsyncF)nextSymbol(&cache, "dispatch_async_f"), queue, context, work);
+}
+
+extern WEAK void __real_dispatch_async_f(struct dispatch_queue_s *, void *, void (*)(void *));
+void __wrap_dispatch_async_f(struct dispatch_queue_s *queue, void *context, void (*work)(void *)) {
+    asyncF(__real_dispatch_async_f, queue, context, work);
+}
 
 static pthread_mutex_t installing = PTHREAD_MUTEX_INITIALIZER;
 
@@ -172,7 +185,6 @@ void ctaskownership_install(CTaskOwnershipCallbacks given) {
     pthread_mutex_lock(&installing);
     if (!hooksInstalled()) {
         callbacks = given;
-        swift_task_enqueueMainExecutor_hook = enqueueMainExecutor;
         atomic_store_explicit(&installed, 1, memory_order_release);
     }
     pthread_mutex_unlock(&installing);

@@ -7,7 +7,8 @@ public enum TaskOwnership {
     /// The linker flags a binary linked with a static Swift runtime (`swift build --static-swift-stdlib`) needs for
     /// the hooks to take the runtime's place: pass each as `-Xlinker FLAG` (scripts/build-deb and the package-daemon
     /// plugin do). A dynamically linked binary (a debug build, `swift test`) needs none.
-    public static let linkerFlags = ["swift_task_create", "dispatch_after_f", "dispatch_after", "dispatch_async"].map { "--wrap=\($0)" }
+    public static let linkerFlags = ["swift_task_create", "dispatch_after_f", "dispatch_after", "dispatch_async", "dispatch_async_f"]
+        .map { "--wrap=\($0)" }
 
     /// Whether this binary's hooks see the tasks it creates: false only in a binary linked with a static Swift
     /// runtime but without ``linkerFlags``, whose sessions then cannot own a Model's `Task {}` (the daemon warns).
@@ -45,13 +46,7 @@ public enum TaskOwnership {
                 let call = afterDelay == 0 ? "DispatchQueue.async" : "DispatchQueue.asyncAfter"
                 SessionScope.current?.report(ModelEscape(kind: .dispatchQueue, detail: "the Model sent work to a dispatch queue (\(call))"))
             },
-            mainActorDrained: {
-                let waiters = MainActorQueue.drainWaiters.withLock { waiters in
-                    defer { waiters = [] }
-                    return MainActorQueue.isDrained ? waiters : []
-                }
-                for waiter in waiters { waiter.resume() }
-            }))
+            mainActorDrained: { MainActorQueue.resumeDrainWaiters() }))
     }()
 }
 

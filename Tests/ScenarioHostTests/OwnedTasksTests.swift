@@ -82,6 +82,21 @@ extension Session {
         }
     }
 
+    @Test(arguments: ["metronome", "pendulum"])
+    func aRunLoopThatSleepsIsSeenAtEveryTickOfOneLongMove(scenario: String) async throws {
+        let host = try makeTaskHost()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<4 {
+                group.addTask {
+                    let session = try await host.createSession(of: scenario, id: "\(scenario)-\(index)")
+                    try await session.advanceClock(by: .seconds(600))
+                    #expect(try await session.json() == ["ticks": 600])
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     @Test func aSessionOfASavedScenarioInANewHostSettlesExactly() async throws {
         let directory = URL(fileURLWithPath: "/tmp/owned-tasks-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -2,7 +2,7 @@ import Foundation
 public import Services
 
 /// The test Models of this module, for a registry.
-public let taskModels: [any Model.Type] = [Kettle.self, Relay.self, FanOut.self, Racer.self, Escaper.self, Alarm.self]
+public let taskModels: [any Model.Type] = [Kettle.self, Relay.self, FanOut.self, Racer.self, Escaper.self, Alarm.self, Metronome.self, Pendulum.self]
 
 /// Writes a scenarios directory for the test Models into a new temporary directory and returns its path.
 /// - Parameter extra: More scenarios, by name: their `scenario.yaml` text.
@@ -53,6 +53,14 @@ public let taskModelScenarios: [String: String] = [
     "escaper": """
     description: A Model that escapes its session in every way a session sees.
     model: Escaper
+    """,
+    "metronome": """
+    description: A main-actor Model that ticks every second.
+    model: Metronome
+    """,
+    "pendulum": """
+    description: An actor Model that ticks every second.
+    model: Pendulum
     """,
     "alarm": """
     description: An alarm that rings a bell, writes the store and posts when it fires.
