@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include "CTaskOwnership.h"
 
 #define SWIFTCC __attribute__((swiftcall))
@@ -139,6 +140,25 @@ extern WEAK void __real_dispatch_async(struct dispatch_queue_s *, void *);
 void __wrap_dispatch_async(struct dispatch_queue_s *queue, void *block) {
     if (watching()) callbacks.dispatchQueueUsed(0);
     __real_dispatch_async(queue, block);
+}
+
+// MARK: The wall clock
+
+// `Date()` reads clock_gettime(CLOCK_REALTIME). Only a read inside a task can be a Model's, so the check costs a
+// thread-local load elsewhere (NIO's event loops, libdispatch); Swift then asks whether the task is a session's.
+// The runtime's own clocks (ContinuousClock, SuspendingClock, Task.sleep's deadlines) read other clock ids.
+extern SWIFTCC void *swift_task_getCurrent(void);
+typedef int (*ClockGettime)(clockid_t, struct timespec *);
+
+WEAK int clock_gettime(clockid_t clock, struct timespec *time) {
+    static void *_Atomic cache;
+    if (clock == CLOCK_REALTIME && watching() && swift_task_getCurrent()) {
+        // The report reads no clock, but whatever it calls must not come back here.
+        infrastructure = 1;
+        callbacks.wallClockRead();
+        infrastructure = 0;
+    }
+    return ((ClockGettime)nextSymbol(&cache, "clock_gettime"))(clock, time);
 }
 
 // MARK: The main actor

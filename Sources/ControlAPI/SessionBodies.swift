@@ -64,10 +64,10 @@ public struct SessionBody: Codable, Sendable, Hashable {
     }
 }
 
-/// Work of a Model its session could not see or order: a `Task.detached`, a sleep on the wall clock, a service
-/// called from a thread or a `DispatchQueue`. The event `modelEscaped` carries one; a session lists them.
+/// Work of a Model its session could not see or order: a `Task.detached`, a sleep on or a read of the wall clock,
+/// work sent to a `DispatchQueue`, a service called from a thread or a `DispatchQueue`. The event `modelEscaped` carries one; a session lists them.
 public struct ModelEscapeBody: Codable, Sendable, Hashable {
-    /// `detachedTask`, `wallClockSleep` or `untrackedWork`.
+    /// `detachedTask`, `wallClockSleep`, `wallClockRead`, `dispatchQueue` or `untrackedWork`.
     public var kind: String
     /// What the session saw.
     public var detail: String

@@ -7,6 +7,8 @@ public struct ModelEscape: Sendable, Hashable, Codable {
         case detachedTask
         /// A sleep on the wall clock (`Task.sleep`, `ContinuousClock`, `SuspendingClock`) instead of the session's.
         case wallClockSleep
+        /// A read of the wall clock (`Date()`) instead of the session's clock, which a scenario fixes.
+        case wallClockRead
         /// Work sent to a `DispatchQueue` (`async`, `asyncAfter`, `main.asyncAfter`): it runs on a queue the session
         /// neither counts nor orders.
         case dispatchQueue
@@ -34,6 +36,7 @@ public struct ModelEscape: Sendable, Hashable, Codable {
         switch kind {
         case .detachedTask: "start the work with Task { … } (which the session owns) instead of Task.detached"
         case .wallClockSleep: "sleep on services.clock (clock.sleep(for:)) instead of Task.sleep or a system clock"
+        case .wallClockRead: "read the time from services.clock (clock.now()) instead of Date()"
         case .dispatchQueue: "start a Task { … } (with services.clock.sleep for a delay) instead of using a DispatchQueue"
         case .untrackedWork: "do the work in a Task { … } started from perform or run, not in a thread, a DispatchQueue or a detached task"
         }

@@ -23,6 +23,14 @@ public enum TaskOwnership {
         return ctaskownership_creation_hooked() != 0
     }()
 
+    /// Runs `read`, scenariod's own read of the wall clock (a clock in ``VirtualClock/Mode/system`` mode), on the
+    /// calling thread without reporting it as the Model's.
+    static func readingWallClock<T>(_ read: () -> T) -> T {
+        ctaskownership_set_infrastructure(1)
+        defer { ctaskownership_set_infrastructure(0) }
+        return read()
+    }
+
     /// Installs the hooks, once per process (later calls cost an atomic load).
     static func installHooks() {
         _ = installation
@@ -41,6 +49,9 @@ public enum TaskOwnership {
             },
             wallClockSleep: {
                 SessionScope.current?.report(ModelEscape(kind: .wallClockSleep, detail: "the Model slept on the wall clock (Task.sleep, ContinuousClock or SuspendingClock)"))
+            },
+            wallClockRead: {
+                SessionScope.current?.report(ModelEscape(kind: .wallClockRead, detail: "the Model read the wall clock (Date())"))
             },
             dispatchQueueUsed: { afterDelay in
                 let call = afterDelay == 0 ? "DispatchQueue.async" : "DispatchQueue.asyncAfter"

@@ -65,7 +65,7 @@ public actor VirtualClock: ClockService {
         switch mode {
         case .frozen: frozenNow.withLock { $0 }
         case .running: frozenNow.withLock { $0 }.addingTimeInterval((ContinuousClock.now - realStart).seconds)
-        case .system: Date()
+        case .system: TaskOwnership.readingWallClock { Date() }
         }
     }
 

@@ -87,6 +87,19 @@ struct Kettle: Decodable, Sendable {
     }
 
     @Test(arguments: Mode.allCases)
+    func aModelThatReadsDateFailsItsTestNamingTheRead(mode: Mode) async throws {
+        let daemon = try await mode.start()
+        let error = await #expect(throws: ScenarioClientError.self) {
+            try await withScenario("escaper", daemon: daemon) { session in
+                _ = try await session.perform("readDate")
+            }
+        }
+        #expect(error?.code == "modelEscaped")
+        let message = error.map { String(describing: $0) } ?? ""
+        #expect(message.contains("wallClockRead") && message.contains("Date()"), "\(message)")
+    }
+
+    @Test(arguments: Mode.allCases)
     func anEscapeIsOnTheEventStreamAndInTheSessionsInfo(mode: Mode) async throws {
         let daemon = try await mode.start()
         try await withScenario("escaper", daemon: daemon) { (session: ScenarioSession) async throws -> Void in

@@ -25,7 +25,7 @@ actor Recorder<Value: Sendable> {
         let order = await woke.values
         #expect(order.map(\.0) == ["a", "a2", "b", "c"])
         #expect(order.map(\.1) == [1, 1, 2, 3])
-        #expect(await clock.now() == start.addingTimeInterval(5))
+        #expect(clock.now() == start.addingTimeInterval(5))
     }
 
     @Test func advancingWakesOnlyWhatIsDue() async throws {
@@ -66,7 +66,7 @@ actor Recorder<Value: Sendable> {
         }
         await clock.set(to: start.addingTimeInterval(-100))
         #expect(await woke.values.isEmpty)
-        #expect(await clock.now() == start.addingTimeInterval(-100))
+        #expect(clock.now() == start.addingTimeInterval(-100))
         await clock.set(to: start.addingTimeInterval(10))
         #expect(await woke.values == [1])
     }
@@ -95,7 +95,7 @@ actor Recorder<Value: Sendable> {
             try? await clock.sleep(for: .milliseconds(20))
         }
         await task.value
-        #expect(await clock.now() > start.addingTimeInterval(0.02))
+        #expect(clock.now() > start.addingTimeInterval(0.02))
         #expect(await clock.sleeperCount == 0)
     }
 }

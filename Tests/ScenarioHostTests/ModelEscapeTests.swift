@@ -10,7 +10,7 @@ import Testing
     /// Each action of Escaper's and what it is reported as: a dispatch queue that then calls the clock is two.
     static let escapes: [(action: String, kinds: [ModelEscape.Kind])] = [
         ("detach", [.detachedTask]), ("wallSleep", [.wallClockSleep]), ("dispatch", [.dispatchQueue, .untrackedWork]),
-        ("thread", [.untrackedWork]),
+        ("thread", [.untrackedWork]), ("readDate", [.wallClockRead]),
     ]
 
     @Test(arguments: escapes)

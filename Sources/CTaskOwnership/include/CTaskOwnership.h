@@ -19,6 +19,8 @@ typedef struct {
     void (*_Nonnull detachedTaskCreated)(void);
     /// A job was enqueued to run after a wall-clock delay (`Task.sleep` on the continuous or suspending clock).
     void (*_Nonnull wallClockSleep)(void);
+    /// A task read the wall clock (`Date()`: `clock_gettime(CLOCK_REALTIME)`).
+    void (*_Nonnull wallClockRead)(void);
     /// A block was sent to a dispatch queue: `DispatchQueue.async` (0) or `asyncAfter` (1).
     void (*_Nonnull dispatchQueueUsed)(int afterDelay);
     /// The main actor's queue ran its last pending job.

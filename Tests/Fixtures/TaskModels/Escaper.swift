@@ -1,16 +1,18 @@
-import Foundation
+public import Foundation
 public import Services
 
 /// A Model with each kind of escape a session reports: work it cannot see or order.
 public actor Escaper: Model {
     public static let name = "Escaper"
-    public static let actionNames = ["detach", "wallSleep", "dispatch", "thread", "stay"]
+    public static let actionNames = ["detach", "wallSleep", "readDate", "dispatch", "thread", "stay"]
 
     public enum Action: Decodable, Sendable {
         /// A `Task.detached`.
         case detach
         /// A `Task.sleep` on the wall clock, in a task the session owns.
         case wallSleep
+        /// A read of the wall clock, `Date()`, in a task the session owns.
+        case readDate
         /// The session's store called from a `DispatchQueue`.
         case dispatch
         /// The session's store called from a thread.
@@ -21,6 +23,7 @@ public actor Escaper: Model {
 
     public struct State: Encodable, Sendable {
         public var steps = 0
+        public var seen: Date?
     }
 
     public private(set) var state = State()
@@ -41,6 +44,10 @@ public actor Escaper: Model {
             Task {
                 try? await Task.sleep(for: .milliseconds(1))
                 self.step()
+            }
+        case .readDate:
+            Task {
+                state.seen = Date()
             }
         case .dispatch:
             let store = keyValue
