@@ -45,9 +45,12 @@ let package = Package(
         // Models: application logic; they import Services and nothing else of ours.
         .target(name: "FeedReader", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "Ratings", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        // Hooks into the Swift runtime so a session owns the tasks its Model starts (DESIGN §4); C, because it
+        // replaces a runtime entry point by name and sets the runtime's hook variables.
+        .target(name: "CTaskOwnership", linkerSettings: [.linkedLibrary("dispatch")]),
         // Scenario-driven implementations of the services.
         .target(name: "Fakes", dependencies: [
-            "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Mustache", package: "swift-mustache"),
+            "Services", "CTaskOwnership", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Mustache", package: "swift-mustache"),
         ]),
         // SQLite, as SwiftPM sees it (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -129,6 +132,9 @@ let package = Package(
         // The client; `validate` asks a daemon executable (`--check`), which knows its own Models.
         .executableTarget(name: "scenarioctl", dependencies: [
             "ScenarioClient", "ControlAPI", "Services",
+            // Not for sessions (it has none; the hooks stay off): a static link passes --wrap=swift_task_create and the
+            // rest to every product (scripts/build-deb, the package-daemon plugin), and the wraps live here.
+            "CTaskOwnership",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             // `scenarioctl dashboard`: the loopback bridge to the daemon's socket.
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -137,7 +143,10 @@ let package = Package(
         ]),
         // A team's daemon for the end-to-end and system tests: one Model and one service of its own (scenariod's
         // Models use none), so the service API is driven over a socket. Built by every build, never packaged.
-        .executableTarget(name: "fixtured", dependencies: ["ScenarioDaemon", "Fakes", "Services"], path: "Tests/Fixtures/fixtured"),
+        .executableTarget(name: "fixtured", dependencies: ["ScenarioDaemon", "Fakes", "Services", "TaskModels"], path: "Tests/Fixtures/fixtured"),
+        // Models that start their own tasks (a @MainActor class with a Task {} timer, fan-outs, escapes), for the
+        // tests of the session's ownership of them; hosted by fixtured and in-process. Not shipped.
+        .target(name: "TaskModels", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Tests/Fixtures/TaskModels"),
 
         .testTarget(name: "FakesTests", dependencies: ["Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The live services against servers and database files the tests create; never the internet.
@@ -149,7 +158,7 @@ let package = Package(
         // The malformed-scenario corpus is read from the source tree (#filePath), because SwiftPM resources
         // would follow the symlinks some cases are about.
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
-        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings"]),
+        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings", "TaskModels"]),
         // The daemon library as a team that owns main uses it: a Service in its own group.
         .testTarget(name: "ScenarioDaemonTests", dependencies: [
             "ScenarioDaemon", "FeedReader",
@@ -157,7 +166,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
-        .testTarget(name: "ExampleSuiteTests", dependencies: ["ScenarioTesting", "ScenarioClient", "ControlAPI", "Services"]),
+        .testTarget(name: "ExampleSuiteTests", dependencies: ["ScenarioTesting", "ScenarioClient", "ControlAPI", "Services", "Fakes", "TaskModels"]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.
         .testTarget(
             name: "EndToEndTests",

@@ -34,15 +34,54 @@ public struct SessionBody: Codable, Sendable, Hashable {
     public var requests: Int
     /// How many of those matched no route.
     public var unmatchedRequests: Int
+    /// Work of the Model the session could not see or order (`modelEscaped`), oldest first; empty when its run is
+    /// wholly the session's.
+    public var escapes: [ModelEscapeBody]
 
     /// A session as the daemon lists it.
-    public init(id: String, scenario: String, model: String, now: Date, requests: Int, unmatchedRequests: Int) {
+    public init(id: String, scenario: String, model: String, now: Date, requests: Int, unmatchedRequests: Int,
+                escapes: [ModelEscapeBody] = []) {
         self.id = id
         self.scenario = scenario
         self.model = model
         self.now = now
         self.requests = requests
         self.unmatchedRequests = unmatchedRequests
+        self.escapes = escapes
+    }
+
+    /// Decodes a session body; one from a daemon older than escapes has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        scenario = try container.decode(String.self, forKey: .scenario)
+        model = try container.decode(String.self, forKey: .model)
+        now = try container.decode(Date.self, forKey: .now)
+        requests = try container.decode(Int.self, forKey: .requests)
+        unmatchedRequests = try container.decode(Int.self, forKey: .unmatchedRequests)
+        // Daemons before escapes were reported send none.
+        escapes = try container.decodeIfPresent([ModelEscapeBody].self, forKey: .escapes) ?? []
+    }
+}
+
+/// Work of a Model its session could not see or order: a `Task.detached`, a sleep on or a read of the wall clock,
+/// work sent to a `DispatchQueue`, a service called from a thread or a `DispatchQueue`. The event `modelEscaped` carries one; a session lists them.
+public struct ModelEscapeBody: Codable, Sendable, Hashable {
+    /// `detachedTask`, `wallClockSleep`, `wallClockRead`, `dispatchQueue` or `untrackedWork`.
+    public var kind: String
+    /// What the session saw.
+    public var detail: String
+    /// The step that was running: an action's name, `run`, or a clock move.
+    public var during: String?
+    /// What to write instead.
+    public var remedy: String
+
+    /// An escape as the daemon reports it.
+    public init(kind: String, detail: String, during: String?, remedy: String) {
+        self.kind = kind
+        self.detail = detail
+        self.during = during
+        self.remedy = remedy
     }
 }
 
@@ -190,6 +229,8 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case serviceChanged
     /// data: a ``HistoryChangedBody``: a step was kept, or a rewind or reset replaced the history.
     case historyChanged
+    /// data: a ``ModelEscapeBody``: the Model did work the session could not see or order.
+    case modelEscaped
     /// data: a ``GapBody``: a reconnecting client missed events no longer retained; the current state follows.
     case gap
 }

@@ -1,4 +1,5 @@
 import ControlAPI
+import Fakes
 import Foundation
 import Hummingbird
 import ScenarioHost
@@ -38,6 +39,12 @@ extension SessionBody {
     init(_ session: Session) async throws {
         let info = try await session.info()
         self.init(id: info.id, scenario: info.scenario, model: info.model, now: info.now,
-                  requests: info.requests, unmatchedRequests: info.unmatchedRequests)
+                  requests: info.requests, unmatchedRequests: info.unmatchedRequests, escapes: info.escapes.map(ModelEscapeBody.init))
+    }
+}
+
+extension ModelEscapeBody {
+    init(_ escape: ModelEscape) {
+        self.init(kind: escape.kind.rawValue, detail: escape.detail, during: escape.during, remedy: escape.remedy)
     }
 }

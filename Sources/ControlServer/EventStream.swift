@@ -47,6 +47,8 @@ enum EventStream {
                         try await writer.write(frame(.serviceChanged, id: id, ServiceStateBody(service: service, state: state)))
                     case .historyChanged(let newestStep):
                         try await writer.write(frame(.historyChanged, id: id, HistoryChangedBody(newestStep: newestStep)))
+                    case .modelEscaped(let escape):
+                        try await writer.write(frame(.modelEscaped, id: id, ModelEscapeBody(escape)))
                     }
                 }
                 try await writer.finish(nil)

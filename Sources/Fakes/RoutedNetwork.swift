@@ -13,6 +13,11 @@ public actor RoutedNetwork: NetworkService {
     private var routes: [Route]
     private let unmatched: TransportError
     private let clock: any ClockService
+    /// The session's work (the clock's, or a scope of its own): live answers count as its work under way.
+    private let scope: SessionScope
+
+    /// The session's executor, as the clock's: what the network does is the session's work.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { scope.executor.asUnownedSerialExecutor() }
     private let journal: @Sendable (NetworkExchange) async -> Void
     private let upstream: (any NetworkService)?
     private let unmatchedGoesUpstream: Bool
@@ -43,6 +48,7 @@ public actor RoutedNetwork: NetworkService {
         self.unmatchedGoesUpstream = unmatchedGoesUpstream
         self.unmatched = unmatched
         self.clock = clock
+        scope = (clock as? VirtualClock)?.scope ?? SessionScope()
         self.journal = journal
         self.hits = Array(repeating: 0, count: routes.count)
     }
@@ -92,7 +98,8 @@ public actor RoutedNetwork: NetworkService {
     public func currentConditions() -> NetworkConditions { conditions }
 
     public func send(_ request: NetworkRequest) async throws(TransportError) -> NetworkResponse {
-        guard !Task.isCancelled else { throw .cancelled }
+        scope.checkCaller(of: "network.send")
+        guard !Task.isCancelled, !scope.isClosed else { throw .cancelled }
         return try await answer(request).get()
     }
 
@@ -102,6 +109,10 @@ public actor RoutedNetwork: NetworkService {
             sequence: sequence.next(), time: await clock.now(), method: request.head.method.rawValue,
             url: request.url, headers: request.head.headerFields.map { "\($0.name): \($0.value)" },
             body: Self.journaled(request.body))
+        if let canonical = exchange.body, !request.body.isEmpty {
+            let sent = String(decoding: request.body, as: UTF8.self)
+            if sent != canonical { exchange.sentBody = sent }
+        }
 
         if let failure = conditions.failure {
             // The session was switched offline (or into a fault): no route answers, and none counts the request.
@@ -186,7 +197,11 @@ public actor RoutedNetwork: NetworkService {
         }
         let result: Result<NetworkResponse, TransportError>
         if let upstream {
-            do { result = .success(try await upstream.send(request)) } catch { result = .failure(error) }
+            do {
+                // Counted as work under way: the session is not settled while a live answer is awaited.
+                let send = { () async throws(TransportError) -> NetworkResponse in try await upstream.send(request) }
+                result = .success(try await scope.executor.waitingOutside(send))
+            } catch { result = .failure(error) }
         } else {
             result = .failure(.offline)
         }

@@ -1,12 +1,15 @@
 public import Foundation
+import Synchronization
 public import Services
 
 /// A clock that a session owns: time moves only when told (frozen) or from a start instant in real time (running).
 ///
-/// The clock also tracks the tasks that do a session's work (``spawn(_:)``). A session is *settled* when every such
-/// task has finished or sleeps on this clock. ``advance(by:wakeLimit:)`` and ``set(to:wakeLimit:)`` wake sleepers one at a time in
-/// deadline order (ties in the order they went to sleep) and let the session settle after each, so the same actions
-/// always interleave the same way. This is why tests here use no wall-clock waits.
+/// The clock belongs to a session's ``SessionScope``: work it starts (``spawn(_:)``) and every task that work
+/// starts runs on the scope's ``SessionExecutor``, and the session is *settled* when none of it is ready to run
+/// (``settle()``). ``advance(by:wakeLimit:)`` and ``set(to:wakeLimit:)`` wake sleepers one at a time in deadline
+/// order (ties in the order they went to sleep, or as the scope's ``SchedulingOrder`` chooses) and let the session
+/// settle after each, so the same actions always interleave the same way. This is why tests here use no
+/// wall-clock waits.
 public actor VirtualClock: ClockService {
     /// How the clock moves on its own.
     public enum Mode: String, Sendable, Codable, CaseIterable {
@@ -21,37 +24,48 @@ public actor VirtualClock: ClockService {
     private struct Sleeper {
         let id: Int
         let deadline: Date
-        let continuation: CheckedContinuation<Void, any Error>
+        // Unsafe rather than checked: a sleeper of a session let go of is dropped unresumed on purpose (shutDown()).
+        let continuation: UnsafeContinuation<Void, any Error>
     }
 
     /// The mode the clock was created with.
     public let mode: Mode
-    private var frozenNow: Date
+    /// Where a frozen clock stands (a running one, where it stood at `realStart`). Behind a lock so that reading
+    /// the time needs no hop onto the session's executor: a client's read never queues among the Model's jobs.
+    private let frozenNow: Mutex<Date>
     private let realStart = ContinuousClock.now
     private var sleepers: [Sleeper] = []
     private var nextSleeperID = 0
-    private var activeTasks = 0
-    private var tasks: [Int: Task<Void, Never>] = [:]
-    private var nextTaskID = 0
-    private var settleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The tasks ``spawn(_:)`` started and the tick handler, behind a lock so that starting work and setting the
+    /// handler need no hop onto the session's executor (a hop costs a thread switch on every action).
+    private let spawned = Mutex<(tasks: [Int: Task<Void, Never>], nextID: Int, tickHandler: (@Sendable () async -> Void)?)>(([:], 0, nil))
+    /// Sleepers whose task was cancelled, noted synchronously by the cancellation handler.
+    private let cancelledSleepers = Mutex<Set<Int>>([])
+    /// The session's work, and where it runs.
+    public nonisolated let scope: SessionScope
+    private let order: SchedulingOrder
+
+    /// The session's executor: what the clock does is the session's work, counted and ordered with the rest.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { scope.executor.asUnownedSerialExecutor() }
     private var ticker: Task<Void, Never>?
-    private var tickHandler: (@Sendable () async -> Void)?
 
     /// Whether clients may advance or set it (every mode but ``Mode/system``).
     public nonisolated var isMovable: Bool { mode != .system }
 
-    /// Creates a clock that reads `start` now (the system's time for ``Mode/system``).
-    public init(start: Date, mode: Mode) {
-        self.frozenNow = start
+    /// Creates a clock that reads `start` now (the system's time for ``Mode/system``), for the session `scope`.
+    public init(start: Date, mode: Mode, scope: SessionScope = SessionScope()) {
+        self.frozenNow = Mutex(start)
         self.mode = mode
+        self.scope = scope
+        order = scope.executor.order
     }
 
     /// The current instant on this clock.
-    public func now() -> Date {
+    public nonisolated func now() -> Date {
         switch mode {
-        case .frozen: frozenNow
-        case .running: frozenNow.addingTimeInterval((ContinuousClock.now - realStart).seconds)
-        case .system: Date()
+        case .frozen: frozenNow.withLock { $0 }
+        case .running: frozenNow.withLock { $0 }.addingTimeInterval((ContinuousClock.now - realStart).seconds)
+        case .system: TaskOwnership.readingWallClock { Date() }
         }
     }
 
@@ -62,16 +76,24 @@ public actor VirtualClock: ClockService {
 
     /// Suspends until the clock reaches `deadline`.
     public func sleep(until deadline: Date) async throws {
+        scope.checkCaller(of: "clock.sleep")
+        if scope.isClosed {
+            // The session let go of this clock: whatever sleeps on it now (a loop that ignored its cancellation, a
+            // Model's own timer) is parked here for good, rather than spin or touch a later session.
+            await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+        }
         try Task.checkCancellation()
         guard deadline > now() else { return }
         let id = nextSleeperID
         nextSleeperID += 1
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                 sleepersChanged()
             }
         } onCancel: {
+            // Noted at once (the handler runs as the task is cancelled), so shutDown() wakes it rather than park it.
+            cancelledSleepers.withLock { _ = $0.insert(id) }
             Task { await self.cancelSleeper(id) }
         }
     }
@@ -79,33 +101,43 @@ public actor VirtualClock: ClockService {
     /// The number of tasks asleep on this clock.
     public var sleeperCount: Int { sleepers.count }
 
-    /// Starts `operation` in a task whose work counts towards ``settle()``.
+    /// Starts `operation` as the session's work (see ``SessionScope/start(_:)``).
     @discardableResult
-    public func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        activeTasks += 1
-        let id = nextTaskID
-        nextTaskID += 1
-        let task = Task {
-            await operation()
-            self.taskFinished(id)
+    public nonisolated func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        // Registered under the lock before the task can finish and remove itself.
+        spawned.withLock { spawned in
+            let id = spawned.nextID
+            spawned.nextID += 1
+            let task = scope.start {
+                await operation()
+                self.taskFinished(id)
+            }
+            spawned.tasks[id] = task
+            return task
         }
-        tasks[id] = task
-        return task
     }
 
-    /// Cancels every spawned task and the running clock's timer, and waits until the tasks have finished.
-    public func shutDown() async {
+    /// Lets go of the session's work: closes the scope, cancels the running clock's timer and the tasks it
+    /// spawned (their sleeps throw `CancellationError`, so a `run()` loop ends). A task of the Model's own
+    /// (`Task {}`) still asleep here is parked for good, never woken, and so is any task that sleeps on the clock
+    /// later: a timer of a deleted, reset or rewound session never fires into anything, even one that ignores
+    /// cancellation (`try?`). The cost is the parked tasks' memory.
+    public func shutDown() {
         ticker?.cancel()
         ticker = nil
-        let running = Array(tasks.values)
-        for task in running { task.cancel() }
-        for task in running { await task.value }
+        scope.close()
+        for task in spawned.withLock({ Array($0.tasks.values) }) { task.cancel() }
+        let cancelled = cancelledSleepers.withLock { $0 }
+        for sleeper in sleepers where cancelled.contains(sleeper.id) {
+            sleeper.continuation.resume(throwing: CancellationError())
+        }
+        sleepers = []
     }
 
-    /// Returns once every spawned task has finished or sleeps on this clock.
-    public func settle() async {
-        guard !isSettled else { return }
-        await withCheckedContinuation { settleWaiters.append($0) }
+    /// Returns once the session has settled: every task it owns is finished or waits on this clock (or on a
+    /// response that waits on it).
+    public nonisolated func settle() async {
+        await scope.executor.settle()
     }
 
     /// Moves the clock forward by `duration`, waking each sleeper whose deadline it passes, in deadline order.
@@ -130,11 +162,9 @@ public actor VirtualClock: ClockService {
     }
 
     /// Calls `action` after real time wakes sleepers of a running clock and the session has settled.
-    public func onTick(_ action: @escaping @Sendable () async -> Void) {
-        tickHandler = action
+    public nonisolated func onTick(_ action: @escaping @Sendable () async -> Void) {
+        spawned.withLock { $0.tickHandler = action }
     }
-
-    private var isSettled: Bool { activeTasks <= sleepers.count }
 
     private func move(to target: Date, wakeLimit: Int = .max) async -> Bool {
         await settle()
@@ -159,36 +189,31 @@ public actor VirtualClock: ClockService {
     /// Makes `now()` read `instant` (the system clock cannot be shifted; it only wakes what is due).
     private func shift(to instant: Date) {
         guard mode != .system else { return }
-        frozenNow = frozenNow.addingTimeInterval(instant.timeIntervalSince(now()))
+        let offset = instant.timeIntervalSince(now())
+        frozenNow.withLock { $0 = $0.addingTimeInterval(offset) }
     }
 
+    /// The sleeper to wake next: the earliest deadline; of several due at that instant, the first asleep, or
+    /// the one the session's order picks.
     private func earliestSleeper(dueBy target: Date) -> Int? {
-        let due = sleepers.indices.filter { sleepers[$0].deadline <= target }
-        return due.min { (sleepers[$0].deadline, sleepers[$0].id) < (sleepers[$1].deadline, sleepers[$1].id) }
+        guard let deadline = sleepers.lazy.map(\.deadline).filter({ $0 <= target }).min() else { return nil }
+        let due = sleepers.indices.filter { sleepers[$0].deadline == deadline }.sorted { sleepers[$0].id < sleepers[$1].id }
+        return due[order.pick(among: due.count)]
     }
 
     private func cancelSleeper(_ id: Int) {
+        cancelledSleepers.withLock { _ = $0.remove(id) }
         guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return }
         sleepers.remove(at: index).continuation.resume(throwing: CancellationError())
         sleepersChanged()
     }
 
-    private func taskFinished(_ id: Int) {
-        tasks[id] = nil
-        activeTasks -= 1
-        resumeSettleWaitersIfSettled()
+    private nonisolated func taskFinished(_ id: Int) {
+        spawned.withLock { _ = $0.tasks.removeValue(forKey: id) }
     }
 
     private func sleepersChanged() {
-        resumeSettleWaitersIfSettled()
         scheduleTicker()
-    }
-
-    private func resumeSettleWaitersIfSettled() {
-        guard isSettled else { return }
-        let waiters = settleWaiters
-        settleWaiters = []
-        for waiter in waiters { waiter.resume() }
     }
 
     /// For a running clock, sleeps in real time until the earliest deadline, then wakes what is due.
@@ -197,16 +222,20 @@ public actor VirtualClock: ClockService {
         ticker?.cancel()
         guard let earliest = sleepers.map(\.deadline).min() else { return }
         let wait = max(0, earliest.timeIntervalSince(now()))
-        ticker = Task {
-            try? await Task.sleep(for: .seconds(wait))
-            guard !Task.isCancelled else { return }
-            await self.tick()
+        // The timer is the clock's, not the Model's: outside the session's scope, so its real-time sleep is no
+        // escape; the sleepers it wakes resume on the session's executor all the same.
+        ticker = SessionScope.$current.withValue(nil) {
+            Task {
+                try? await Task.sleep(for: .seconds(wait))
+                guard !Task.isCancelled else { return }
+                await self.tick()
+            }
         }
     }
 
     private func tick() async {
         ticker = nil
         _ = await move(to: now())
-        await tickHandler?()
+        await spawned.withLock(\.tickHandler)?()
     }
 }

@@ -1,7 +1,7 @@
 public import ArgumentParser
 public import Logging
 public import Systemd
-import ScenarioHost
+public import ScenarioHost
 
 /// Everything a daemon takes from its command line: where scenarios, state and the socket are, the default
 /// session, logging, access and limits. ``Daemon/main(name:version:models:services:)`` parses it; a team that owns `main`
@@ -59,6 +59,11 @@ public struct DaemonOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("max-subscribers"), help: ArgumentHelp("Refuse more event streams in all than this (429 tooManySubscribers).", valueName: "n"))
     public var maxSubscribers: Int = HostLimits.default.subscribers
 
+    /// What a Model's escape from its session does: `warn` (report it; a demo goes on) or `fail` (the step that
+    /// escaped fails with 409 `modelEscaped`, as a test wants).
+    @Option(name: .customLong("model-escapes"), help: ArgumentHelp("warn: report work a Model does outside its session (a Task.detached, a wall-clock sleep) and go on; fail: also fail the step with 409 modelEscaped, as tests want.", valueName: "warn|fail"))
+    public var modelEscapes: EscapePolicy = .warn
+
     /// Stop when the process that started the daemon exits (for test runs).
     @Flag(name: .customLong("exit-with-parent"), help: "Stop when the process that started the daemon exits (for test runs).")
     public var exitWithParent = false
@@ -75,4 +80,5 @@ public struct DaemonOptions: ParsableArguments, Sendable {
 }
 
 extension LogTarget: ExpressibleByArgument {}
+extension EscapePolicy: ExpressibleByArgument {}
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -77,12 +77,15 @@ public struct DaemonService: Service, CustomStringConvertible {
 
         // The event loops' threads start while the scenarios load.
         ControlServer.startEventLoops()
+        if !TaskOwnership.isComplete {
+            logger.warning("this binary links the Swift runtime statically without scenariod's task hooks, so a session cannot count the Task {}s its Model starts and may answer before they are done; link it with \(TaskOwnership.linkerFlags.map { "-Xlinker \($0)" }.joined(separator: " ")) (scripts/build-deb and the package-daemon plugin do)")
+        }
         let state = options.resolvedStateDirectory(name: name)
         let directories = options.resolvedScenarioDirectories(name: name) + options.recordingsDirectory(in: state, logger: logger)
         let catalog = ScenarioCatalog.load(from: directories, models: models.names, services: models.services)
         ScenarioReloader.logProblems(of: catalog, logger: logger)
         let host = ScenarioHost(catalog: catalog, models: models, journalCapacity: options.journalCapacity,
-                                stateDirectory: state, limits: limits, logger: logger)
+                                stateDirectory: state, limits: limits, escapePolicy: options.modelEscapes, logger: logger)
 
         if let scenario = options.scenario {
             do {

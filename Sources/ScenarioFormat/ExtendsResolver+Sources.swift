@@ -17,6 +17,7 @@ extension ExtendsResolver {
         set("/model", when: file.model != nil)
         set("/clock", when: file.clock != nil)
         set("/random", when: file.random != nil)
+        set("/schedule", when: file.scheduleSeed != nil)
         set("/keyValue/store", when: file.keyValueStore != nil)
         if !file.inheritsSeed {
             sources = sources.filter { !$0.key.hasPrefix("/keyValue/seed/") }

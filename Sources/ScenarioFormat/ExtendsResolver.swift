@@ -148,6 +148,7 @@ struct ExtendsResolver {
             network: network,
             keyValueStore: file.keyValueStore ?? parent?.keyValueStore ?? .memory,
             random: file.random ?? parent?.random ?? .default,
+            scheduleSeed: file.scheduleSeed ?? parent?.scheduleSeed,
             services: settings)
         scenario.serviceSections = sections
         let parentRoutes = Set((parent?.routes ?? []).map(\.name))

@@ -28,6 +28,8 @@ public struct Scenario: Sendable {
     public var keyValueStore: KeyValueStoreKind
     /// Where identifiers and random choices come from.
     public var random: RandomSettings
+    /// The seed that orders work ready at the same moment (`schedule: { seed: 7 }`); nil keeps first-ready-first.
+    public var scheduleSeed: UInt64?
     /// Each service the daemon's team defines, by name: its fake's initial state, or live.
     public var services: [String: ServiceSetting]
     /// Which scenario wrote each setting, by its JSON pointer in a scenario file: `/clock`, `/network/mode`,

@@ -45,6 +45,7 @@ struct ScenarioFile {
     /// Where `network.forward` was written, for the check that something uses it.
     var forwardPlace: Located<Void>?
     var random: RandomSettings?
+    var scheduleSeed: UInt64?
     /// The sections of a team's services, as written: a mapping of fake state, or `live`.
     var serviceSections: [String: ServiceSection] = [:]
 
@@ -55,5 +56,5 @@ struct ScenarioFile {
     }
 
     /// The keys a scenario file may have at its top level.
-    static let topLevelKeys = ["description", "model", "extends", "clock", "keyValue", "random", "network"]
+    static let topLevelKeys = ["description", "model", "extends", "clock", "keyValue", "random", "schedule", "network"]
 }

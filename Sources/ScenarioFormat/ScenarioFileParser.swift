@@ -64,6 +64,7 @@ struct ScenarioFileParser {
         if let node = top["clock"] { parseClock(node) }
         if let node = top["keyValue"] { parseKeyValue(node) }
         if let node = top["random"] { parseRandom(node) }
+        if let node = top["schedule"] { parseSchedule(node) }
         if let node = top["network"] { parseNetwork(node) }
         for service in services {
             if let node = top[service.name] { parseService(node, of: service) }
@@ -134,6 +135,12 @@ struct ScenarioFileParser {
         guard let keys = reader.mapping(node, at: "random", allowed: ["seed"], required: ["seed"]),
               let seed = keys["seed"], let value = reader.int(seed, at: "random.seed", in: 0...Int.max) else { return }
         file.random = .seeded(UInt64(value))
+    }
+
+    private mutating func parseSchedule(_ node: Node) {
+        guard let keys = reader.mapping(node, at: "schedule", allowed: ["seed"], required: ["seed"]),
+              let seed = keys["seed"], let value = reader.int(seed, at: "schedule.seed", in: 0...Int.max) else { return }
+        file.scheduleSeed = UInt64(value)
     }
 
     /// A team service's section: a mapping of the fake's state (checked against its type when `extends` is

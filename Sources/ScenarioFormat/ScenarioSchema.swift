@@ -237,6 +237,21 @@ public enum ScenarioSchema {
         }
       ]
     },
+    "schedule": {
+      "description": "The order of work that is ready at the same moment: tasks the Model's actions make ready together, sleepers and responses due at the same instant. Without it, first-ready-first (what scenariod always did); a seed picks another order, the same in every session and run, so a seed names one interleaving.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "seed"
+      ],
+      "properties": {
+        "seed": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "The same seed gives the same order in every session, and again after a reset, a rewind or a replay."
+        }
+      }
+    },
     "network": {
       "description": "The network: fake (routes answer, nothing reaches the real network but live routes), live or record. 'network: live' is short for mode live.",
       "oneOf": [

@@ -30,6 +30,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case notRewindable
         case unknownStep
         case notSavable
+        case modelEscaped
     }
 
     /// What kind of refusal this is.

@@ -47,7 +47,7 @@ public struct ModelRegistry: Sendable {
     }
 
     /// Section names a team's service cannot take.
-    static let reservedNames: Set = ["description", "model", "extends", "clock", "keyValue", "random", "network"]
+    static let reservedNames: Set = ["description", "model", "extends", "clock", "keyValue", "random", "schedule", "network"]
 
     /// The registered Model names, sorted.
     public var names: [String] { entries.keys.sorted() }

@@ -16,6 +16,8 @@ public actor ScenarioHost {
     public nonisolated let recordingsDirectory: URL?
     /// How many sessions and event streams clients may hold open.
     public nonisolated let limits: HostLimits
+    /// Whether a Model's escape from its session fails the step (tests) or is only reported (demos).
+    public nonisolated let escapePolicy: EscapePolicy
     /// The states of settled sessions, for reading without a hop onto any actor.
     public nonisolated let settledStates = SettledStates()
     private let logger: Logger
@@ -32,11 +34,13 @@ public actor ScenarioHost {
     ///   - journalCapacity: How many requests each session's journal keeps.
     ///   - stateDirectory: Where durable stores (`stores/`) and recorded scenarios (`scenarios/`) live; nil for none.
     ///   - limits: How many sessions and event streams clients may hold open.
+    ///   - escapePolicy: Whether a Model's escape from its session fails the step or is only reported.
     ///   - logger: Where sessions log actions, requests and clock moves (with `scenario`, `session`, `model` metadata).
     public init(catalog: ScenarioCatalog, models: ModelRegistry, journalCapacity: Int = RequestJournal.defaultCapacity,
-                stateDirectory: URL? = nil, limits: HostLimits = .default,
+                stateDirectory: URL? = nil, limits: HostLimits = .default, escapePolicy: EscapePolicy = .warn,
                 logger: Logger = Logger(label: "scenariod.host", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.limits = limits
+        self.escapePolicy = escapePolicy
         self.subscribers = SubscriberCount(limit: limits.subscribers)
         self.catalog = catalog
         self.durableStores = DurableStores(stateDirectory: stateDirectory)
@@ -112,7 +116,8 @@ public actor ScenarioHost {
         }
         let session = Session(id: sessionID, scenario: scenario, overrides: overrides, journalCapacity: journalCapacity, makeDriver: makeDriver,
                               services: models.services, durableStores: durableStores, settledStates: settledStates,
-                              events: EventBroadcaster(limit: limits.subscribersPerSession, allStreams: subscribers), logger: logger)
+                              events: EventBroadcaster(limit: limits.subscribersPerSession, allStreams: subscribers),
+                              escapePolicy: escapePolicy, logger: logger)
         // Registered before it starts, so a concurrent create with the same id is refused.
         sessions[sessionID] = session
         do {

@@ -10,7 +10,7 @@ extension Session {
 
     /// The session's clock.
     public func now() async throws(HostError) -> Date {
-        try await live().clock.now()
+        try live().clock.now()
     }
 
     /// Moves the clock forward, letting the Model do what falls due, and returns the new time.
@@ -35,11 +35,15 @@ extension Session {
         defer { endTurn() }
         do {
             let now = try await moveClockNow(change)
+            let escaped = reportEscapes(during: "the clock move")
             await remember(change)
+            try failOnEscapes(escaped, during: "the clock move")
             return now
         } catch where error.code == .clockMoveTooLong {
             // The clock moved part of the way, deterministically: a replay moves it as far.
+            let escaped = reportEscapes(during: "the clock move")
             await remember(change)
+            try failOnEscapes(escaped, during: "the clock move")
             throw error
         }
     }
@@ -60,7 +64,7 @@ extension Session {
             }
         default: preconditionFailure("only clock moves move the clock")
         }
-        let now = await clock.now()
+        let now = clock.now()
         logger.info("clock moved to \(InstantText.format(now))")
         try await publishStateIfChanged()
         // Last, so that a watcher knows everything the move caused has been reported.

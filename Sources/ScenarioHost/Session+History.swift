@@ -66,7 +66,7 @@ extension Session {
         }
         let replay = changes.steps.dropFirst().prefix(number).map(\.change)
         changes.removeAll()
-        causedRequests = []
+        journaling.forgetCaused()
         try await restart()
         await remember(.start, tell: false)
         for change in replay {
@@ -79,8 +79,11 @@ extension Session {
         }
         logger.notice("session rewound to step \(number)")
         let state = try await publishStateIfChanged()
-        events.publish(.clockMoved(now: try await live().clock.now()))
+        let step = "the replay of steps 1 to \(number)"
+        let escaped = reportEscapes(during: step)
+        events.publish(.clockMoved(now: try live().clock.now()))
         events.publish(.historyChanged(newestStep: number))
+        try failOnEscapes(escaped, during: step)
         return state
     }
 
@@ -97,7 +100,7 @@ extension Session {
         case .setRoute(_, _, let route): try await live().network.setRoute(route)
         case .removeRoute(let name): try await removeRouteNow(name)
         case .setNetworkConditions(let conditions): try await live().network.setConditions(conditions)
-        case .clearJournal: journal.clear()
+        case .clearJournal: journaling.clear()
         case .reset: try await restart()
         }
     }
@@ -106,13 +109,14 @@ extension Session {
     /// now and the requests recorded since the last step, and tells watchers when `tell` (a rewind tells them once,
     /// at the end).
     func remember(_ change: SessionHistory.Change, tell: Bool = true) async {
-        let now = (try? await live().clock.now()) ?? Date()
-        if case .play(let moves) = change, changes.extendPlay(with: moves, time: now, requests: causedRequests) {
+        let now = (try? live().clock.now()) ?? Date()
+        let caused = journaling.caused
+        if case .play(let moves) = change, changes.extendPlay(with: moves, time: now, requests: caused) {
             // Kept in the play's step.
         } else {
-            changes.append(change, time: now, requests: causedRequests)
+            changes.append(change, time: now, requests: caused)
         }
-        causedRequests = []
+        journaling.forgetCaused()
         switch change {
         case .start, .reset: routeChanges = []
         case .setRoute(let name, _, _): routeChanges.append("set route \(name)")

@@ -15,7 +15,7 @@ extension Session {
     public func clearJournal() async {
         await takeTurn()
         defer { endTurn() }
-        journal.clear()
+        journaling.clear()
         await remember(.clearJournal)
         logger.info("journal cleared")
     }
@@ -27,22 +27,22 @@ extension Session {
     public func eventStream(after lastEventID: Int? = nil) async throws(HostError) -> EventSubscription {
         let stream = try events.subscribe(session: id, after: lastEventID)
         // From now on a change must be told from the state the watcher starts from.
-        if lastState == nil, let state = try? await live().model.state(), lastState == nil { lastState = state }
+        if lastState == nil, let state = try? await live().state(), lastState == nil { lastState = state }
         return stream
     }
 
     /// A summary for listings.
     public func info() async throws(HostError) -> SessionInfo {
         SessionInfo(id: id, scenario: scenario.name, model: scenario.model, now: try await now(),
-                    requests: journal.entries.count, unmatchedRequests: journal.unmatched.count)
+                    requests: journal.entries.count, unmatchedRequests: journal.unmatched.count, escapes: escapes)
     }
 
-    func record(_ exchange: NetworkExchange, of generation: Int) {
-        guard generation == self.generation else { return }
-        if causedRequests.last != exchange.sequence { causedRequests.append(exchange.sequence) }
-        if exchange.pending == false {
-            // A delayed answer delivered: it completes the pending entry logged when the request arrived.
-            guard journal.complete(exchange) else { return }
+    nonisolated func record(_ exchange: NetworkExchange, of generation: Int) {
+        switch journaling.record(exchange, of: generation) {
+        case .stale, .completed(false): return
+        case .added: break
+        case .completed(true):
+            // A delayed answer delivered: it completed the pending entry logged when the request arrived.
             logger.debug("\(exchange.method) \(exchange.url) delivered (\(exchange.status.map { "\($0)" } ?? exchange.fault ?? ""))")
             events.publish(.requestJournaled(exchange: exchange))
             return
@@ -66,7 +66,6 @@ extension Session {
             let closest = exchange.nearMisses?.first.map { "; \($0.redactingSecrets().explanation)" } ?? ""
             logger.warning("\(exchange.method) \(exchange.url) matched no route\(closest)", metadata: metadata)
         }
-        journal.record(exchange)
         events.publish(.requestJournaled(exchange: exchange))
     }
 
@@ -81,7 +80,7 @@ extension Session {
                 events.publish(.serviceChanged(service: definition.name, state: definition.encode(fake.state())))
             }
         }
-        let state = await runtime.model.state()
+        let state = await runtime.state()
         // Called once the Model has settled (after an operation's work, or a running clock's tick).
         setSettledState(state)
         if state != lastState {

@@ -76,7 +76,7 @@ extension Session {
         } catch {
             throw storeError(error)
         }
-        return (values, await runtime.clock.now())
+        return (values, runtime.clock.now())
     }
 
     private func unknownKey(_ key: String) -> HostError {

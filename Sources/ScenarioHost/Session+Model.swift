@@ -15,7 +15,10 @@ extension Session {
         await takeTurn()
         defer { endTurn() }
         let state = try await performNow(action, arguments)
+        let step = "action '\(action)'"
+        let escaped = reportEscapes(during: step)
         await remember(.action(name: action, arguments: arguments))
+        try failOnEscapes(escaped, during: step)
         return state
     }
 
@@ -29,7 +32,7 @@ extension Session {
             throw error
         }
         logger.info("action \(action)", metadata: ["action": "\(action)"])
-        await runtime.clock.spawn(work)
+        runtime.clock.spawn(work)
         await runtime.clock.settle()
         return try await publishStateIfChanged()
     }
@@ -38,7 +41,7 @@ extension Session {
     public func state() async throws(HostError) -> ModelState {
         if let settledState { return settledState }
         let version = settledStateVersion
-        let state = try await live().model.state()
+        let state = try await live().state()
         if !busy, version == settledStateVersion { setSettledState(state) }
         return state
     }

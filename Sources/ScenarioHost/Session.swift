@@ -15,6 +15,10 @@ public actor Session {
     /// The scenario sections given for this session only, as the client wrote them (``ScenarioOverrides``).
     public nonisolated let overrides: JSONValue?
 
+    /// Where the session's Model work runs (DESIGN §4): one job at a time, counted, so the session knows exactly
+    /// when its Model has settled. The session's own operations run where they are called, as a default actor's do,
+    /// so that a client's request costs no hop onto it.
+    nonisolated let executor: SessionExecutor
     /// Carries `scenario`, `session` and `model` metadata, which become journal fields.
     nonisolated let logger: Logger
     private let makeDriver: @Sendable (Services) async -> ModelDriver
@@ -23,7 +27,10 @@ public actor Session {
     private let settledStates: SettledStates
     let events: EventBroadcaster
     var runtime: SessionRuntime?
-    var journal: RequestJournal
+    /// The journal, what the step under way caused, and the generation both belong to (see ``SessionJournal``).
+    nonisolated let journaling: SessionJournal
+    /// The journal now.
+    var journal: RequestJournal { journaling.journal }
     /// The state versions of the team services' fakes last published, by name.
     var publishedServiceVersions: [String: Int] = [:]
     /// The state last published; nil while no one watches, so that starting a session encodes no state.
@@ -42,17 +49,19 @@ public actor Session {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     /// What clients did, for ``history()`` and ``rewind(to:)``.
     var changes = SessionHistory()
-    /// The journal sequence numbers recorded since the last step was kept: what the next step caused.
-    var causedRequests: [Int] = []
     /// The route changes made since the current generation started (`set route X`, `remove route Y`), which a
     /// scenario saved from the session would not keep.
     var routeChanges: [String] = []
-    /// Counts the runtimes replaced (by a reset or rewind), so what a replaced runtime still reports, such as a
-    /// delayed answer cancelled as it stops, lands in no later journal or step.
-    var generation = 0
+    /// Work of the Model the session could not see or order, oldest first (``escapeLimit`` at most).
+    var escapes: [ModelEscape] = []
+    /// Whether an escape fails the step that made it.
+    let escapePolicy: EscapePolicy
 
     init(id: String, scenario: Scenario, overrides: JSONValue? = nil, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
-         services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster, logger: Logger) {
+         services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster,
+         escapePolicy: EscapePolicy = .warn, logger: Logger) {
+        self.escapePolicy = escapePolicy
+        self.executor = SessionExecutor(label: "scenariod.session.\(id)")
         self.events = events
         self.serviceDefinitions = services
         self.settledStates = settledStates
@@ -66,7 +75,7 @@ public actor Session {
         logger[metadataKey: "model"] = "\(scenario.model)"
         self.logger = logger
         self.makeDriver = makeDriver
-        self.journal = RequestJournal(capacity: journalCapacity)
+        self.journaling = SessionJournal(capacity: journalCapacity)
     }
 
     // MARK: Life cycle
@@ -76,7 +85,9 @@ public actor Session {
         await takeTurn()
         defer { endTurn() }
         try await startRuntime()
+        let escaped = reportEscapes(during: "run")
         await remember(.start, tell: false)
+        try failOnEscapes(escaped, during: "run")
     }
 
     /// Back to the scenario's start: seed (a durable store too), clock, response sequences, empty journal and
@@ -85,17 +96,20 @@ public actor Session {
         await takeTurn()
         defer { endTurn() }
         try await restart()
-        events.publish(.clockMoved(now: try await live().clock.now()))
+        events.publish(.clockMoved(now: try live().clock.now()))
+        let escaped = reportEscapes(during: "run, after the reset")
         await remember(.reset)
         logger.info("session reset to the scenario's start")
+        try failOnEscapes(escaped, during: "run, after the reset")
     }
 
     /// A new generation from the scenario's start, with an empty journal.
     func restart() async throws(HostError) {
-        generation += 1
+        // What the replaced runtime still reports, such as a delayed answer cancelled as it stops, lands in no
+        // later journal or step.
+        journaling.startGeneration()
         try await live().stop()
         runtime = nil
-        journal.clear()
         try await startRuntime(resetStore: true)
     }
 
@@ -116,16 +130,17 @@ public actor Session {
     }
 
     private func startRuntime(resetStore: Bool = false) async throws(HostError) {
-        let generation = generation
+        let generation = journaling.generation
         let inputs = SessionRuntime.Inputs(
             makeDriver: makeDriver, services: serviceDefinitions,
-            journal: { [weak self] exchange in await self?.record(exchange, of: generation) },
-            durableStores: durableStores, logger: logger)
+            // Journaled where the Model's work runs, with no hop onto this actor.
+            journal: { [weak self] exchange in self?.record(exchange, of: generation) },
+            durableStores: durableStores, logger: logger, executor: executor)
         let runtime = try await SessionRuntime.start(scenario, inputs, resetStore: resetStore)
         self.runtime = runtime
         // After a reset, every fake's state is told again (its version counts from 0 in the new generation).
         publishedServiceVersions = resetStore ? Dictionary(uniqueKeysWithValues: serviceDefinitions.map { ($0.name, -1) }) : [:]
-        await runtime.clock.onTick { [weak self] in _ = try? await self?.publishStateIfChanged() }
+        runtime.clock.onTick { [weak self] in await self?.ticked() }
         if events.hasSubscribers {
             _ = try? await publishStateIfChanged()
         } else {
@@ -137,6 +152,13 @@ public actor Session {
     func live() throws(HostError) -> SessionRuntime {
         guard let runtime else { throw HostError(.unknownSession, "session '\(id)' was deleted.") }
         return runtime
+    }
+
+    /// A running clock woke what was due and the Model settled.
+    private func ticked() async {
+        _ = try? await publishStateIfChanged()
+        // No step to fail: the clock moved on its own.
+        _ = reportEscapes(during: "a tick of the running clock")
     }
 
     func takeTurn() async {

@@ -1,5 +1,6 @@
 public import Foundation
 public import Services
+public import Fakes
 
 /// Something that happened in a session, as its event stream reports it.
 public enum SessionEvent: Sendable, Hashable, Codable {
@@ -15,4 +16,6 @@ public enum SessionEvent: Sendable, Hashable, Codable {
     /// `newestStep`. Sent after the state and clock events of the same change, so a watcher that reloads the
     /// history, the key-value state and the journal then sees everything the change did.
     case historyChanged(newestStep: Int)
+    /// The Model did work the session could not see or order (DESIGN §4); sent once the step that did it ends.
+    case modelEscaped(escape: ModelEscape)
 }

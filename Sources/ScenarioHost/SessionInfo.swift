@@ -1,4 +1,5 @@
 public import Foundation
+public import Fakes
 
 /// What a listing shows of a session.
 public struct SessionInfo: Sendable, Hashable, Codable {
@@ -13,4 +14,6 @@ public struct SessionInfo: Sendable, Hashable, Codable {
     /// Entries in its journal, and how many of them matched no route.
     public var requests: Int
     public var unmatchedRequests: Int
+    /// Work of the Model the session could not see or order, oldest first.
+    public var escapes: [ModelEscape]
 }

@@ -31,16 +31,22 @@ struct SessionRuntime: Sendable {
         var journal: @Sendable (NetworkExchange) async -> Void
         var durableStores: DurableStores
         var logger: Logger
+        /// The session's executor, which every generation's work runs on.
+        var executor: SessionExecutor
     }
 
     /// Builds the services for `scenario`, creates its Model and starts the Model's `run()`, then lets it settle.
     /// A durable store is reset to the seed when `resetStore` is set (a session reset).
     static func start(_ scenario: Scenario, _ inputs: Inputs, resetStore: Bool = false) async throws(HostError) -> SessionRuntime {
-        let clock = VirtualClock(start: scenario.clock.start, mode: scenario.clock.mode)
-        let store: any KeyValueService
+        // The session owns its Model's tasks (DESIGN §4): they run on its executor, in the order its seed picks.
+        // Each generation starts the order over, so a rewind or a reset replays it.
+        inputs.executor.order = SchedulingOrder(seed: scenario.scheduleSeed)
+        let scope = SessionScope(executor: inputs.executor)
+        let clock = VirtualClock(start: scenario.clock.start, mode: scenario.clock.mode, scope: scope)
+        let base: any KeyValueService
         switch scenario.keyValueStore {
         case .memory:
-            store = SeededKeyValueStore(seed: scenario.seed)
+            base = SeededKeyValueStore(seed: scenario.seed)
         case .durable:
             let durable = try await inputs.durableStores.store(for: scenario)
             if resetStore {
@@ -48,8 +54,9 @@ struct SessionRuntime: Sendable {
                     throw HostError(.storeFailed, "cannot reset the durable store of scenario '\(scenario.name)': \(error)")
                 }
             }
-            store = durable
+            base = durable
         }
+        let store = SessionKeyValueStore(store: base, scope: scope)
 
         var liveNetwork: LiveNetwork?
         var recorder: Recorder?
@@ -74,7 +81,9 @@ struct SessionRuntime: Sendable {
         case .seeded(let seed): SeededRandom(seed: seed)
         case .system: SystemRandom()
         }
-        var services = Services(network: network, keyValue: store, clock: clock, random: random)
+        var modelStore = store
+        modelStore.checksCaller = true
+        var services = Services(network: network, keyValue: modelStore, clock: clock, random: random)
         var fakes: [String: ServiceFakeControl] = [:]
         for definition in inputs.services {
             switch scenario.services[definition.name] ?? .fake(state: definition.initialState) {
@@ -85,7 +94,7 @@ struct SessionRuntime: Sendable {
                 let journal = inputs.journal
                 let environment = FakeEnvironment(clock: clock, random: random) { operation, detail, outcome in
                     await journal(NetworkExchange(
-                        sequence: sequence.next(), time: await clock.now(), method: operation,
+                        sequence: sequence.next(), time: clock.now(), method: operation,
                         url: "service:\(definition.name)", headers: [], body: detail, service: definition.name,
                         outcome: outcome))
                 }
@@ -94,12 +103,20 @@ struct SessionRuntime: Sendable {
                 fakes[definition.name] = control
             }
         }
-        let model = await inputs.makeDriver(services)
-        let startedAt = await clock.now()
-        await clock.spawn(model.run)
+        // Inside the scope, so a Task {} a Model's init starts (which it should not) is the session's too.
+        let finished = services
+        let model = await SessionScope.$current.withValue(scope) { await inputs.makeDriver(finished) }
+        let startedAt = clock.now()
+        clock.spawn(model.run)
         await clock.settle()
         return SessionRuntime(clock: clock, store: store, network: network, model: model, fakes: fakes, startedAt: startedAt,
                               recorder: recorder, liveNetwork: liveNetwork)
+    }
+
+    /// The Model's state. The read counts as work under way: while it holds the Model's actor, work of the Model's
+    /// queued behind it runs where the read does, and a settle must not miss it.
+    func state() async -> ModelState {
+        await clock.scope.executor.waitingOutside { await model.state() }
     }
 
     /// Stops every task of this generation and closes its network client.

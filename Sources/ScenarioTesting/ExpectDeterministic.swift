@@ -47,6 +47,13 @@ private struct DeterminismRun {
     init(_ scenario: String, overrides: JSONValue?, daemon: ScenarioDaemon?, steps: (ScenarioSession) async throws -> Void) async throws {
         (self.steps, views) = try await withScenario(scenario, overriding: overrides, daemon: daemon) { session in
             try await steps(session)
+            // A daemon that only warns of escapes (--model-escapes warn) still lists them: a run the session did not
+            // own is not a run to compare.
+            let escapes = try await session.client.session(session.id).escapes
+            if !escapes.isEmpty {
+                throw ScenarioTestingError("scenario \(scenario) cannot be checked for determinism: its Model did work the session cannot see or order: "
+                    + escapes.map { "\($0.detail) during \($0.during ?? "the run") (\($0.kind)); \($0.remedy)" }.joined(separator: "; "))
+            }
             let history = try await session.client.history(session: session.id)
             let journal = Dictionary(try await session.requests().map { ($0.sequence, $0) }, uniquingKeysWith: { $1 })
             var states: [Int: JSONValue] = [:]
@@ -62,7 +69,12 @@ private struct DeterminismRun {
                 var view: [String: JSONValue] = [
                     "summary": .string(step.summary),
                     "time": .string(InstantText.format(step.time)),
-                    "requests": try JSONValue(json: JSONEncoder.services.encode(step.requests.compactMap { journal[$0] })),
+                    // The canonical bodies: the text as sent (`sentBody`) may order an object's keys either way.
+                    "requests": try JSONValue(json: JSONEncoder.services.encode(step.requests.compactMap { journal[$0] }.map { exchange in
+                        var exchange = exchange
+                        exchange.sentBody = nil
+                        return exchange
+                    })),
                 ]
                 view["state"] = states[step.step]
                 return JSONValue.object(view)

@@ -105,7 +105,8 @@ public final class ScenarioDaemon: Sendable {
         }
         // Durable stores and recordings go to a directory of this daemon's own, removed with it.
         let directory = URL(fileURLWithPath: "/tmp/scenario-testing-\(UUID().uuidString.prefix(8))")
-        let host = ScenarioHost(catalog: catalog, models: registry, stateDirectory: directory)
+        // A test must not pass on a run its session did not own: an escape fails the step.
+        let host = ScenarioHost(catalog: catalog, models: registry, stateDirectory: directory, escapePolicy: .fail)
         let responder = ControlResponder(host: host, configuration: ControlConfiguration(
             name: "in-process", version: "in-process", defaultSession: nil, reload: { await host.reload(from: [root]) }))
         return ScenarioDaemon(client: ScenarioClient(transport: InProcessTransport(responder: responder)), process: nil, directory: directory)
@@ -122,7 +123,7 @@ public final class ScenarioDaemon: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--scenarios", scenarios, "--socket", socket, "--log-target", "stderr", "--log-level", "warning",
-                             "--exit-with-parent", "--state-directory", directory.appendingPathComponent("state").path]
+                             "--exit-with-parent", "--model-escapes", "fail", "--state-directory", directory.appendingPathComponent("state").path]
         // Its own log file: a daemon holding the test runner's pipes would keep the runner waiting for their end.
         let log = directory.appendingPathComponent("scenariod.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

@@ -12,8 +12,13 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
     public var url: String
     /// The request's header fields, in order, as `name: value` lines.
     public var headers: [String]
-    /// The request body as UTF-8 text (invalid bytes replaced), or nil when empty.
+    /// The request body as UTF-8 text (invalid bytes replaced), or nil when empty. A JSON body is kept in its
+    /// canonical form (keys sorted, no insignificant whitespace), so an encoder's key order never reads as a
+    /// difference; ``sentBody`` keeps the text as sent.
     public var body: String?
+    /// The body as the Model sent it, when that text differs from ``body`` (a JSON body in another key order or
+    /// spacing); nil otherwise. Determinism checks compare ``body``, not this.
+    public var sentBody: String?
     /// The route that answered, or nil when none matched.
     public var route: String?
     /// The status the route answered with, when it answered with a response.

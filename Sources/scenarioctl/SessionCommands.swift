@@ -9,8 +9,9 @@ struct SessionCommand: AsyncParsableCommand {
         subcommands: [New.self, List.self, Remove.self, Reset.self, Save.self])
 
     static func table(_ sessions: [SessionBody]) -> String {
-        Output.table(["ID", "SCENARIO", "MODEL", "CLOCK", "REQUESTS", "UNMATCHED"], sessions.map {
-            [$0.id, $0.scenario, $0.model, Output.instant($0.now), "\($0.requests)", "\($0.unmatchedRequests)"]
+        // ESCAPES: work of the Model the session could not see or order (`modelEscaped`); 0 is the only good count.
+        Output.table(["ID", "SCENARIO", "MODEL", "CLOCK", "REQUESTS", "UNMATCHED", "ESCAPES"], sessions.map {
+            [$0.id, $0.scenario, $0.model, Output.instant($0.now), "\($0.requests)", "\($0.unmatchedRequests)", "\($0.escapes.count)"]
         })
     }
 

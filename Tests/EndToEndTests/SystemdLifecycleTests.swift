@@ -40,7 +40,7 @@ import Testing
         #expect(try await daemon.client.scenario("demo").description == "Version two.")
         let summary = try #require(try await daemon.client.scenarios().first { $0.name == "demo" })
         #expect(summary.valid)
-        #expect(summary.problems == ["\(file.path):2:1: unknown key 'modle' in the scenario. Did you mean 'model'? Allowed keys: description, model, extends, clock, keyValue, random, network."])
+        #expect(summary.problems == ["\(file.path):2:1: unknown key 'modle' in the scenario. Did you mean 'model'? Allowed keys: description, model, extends, clock, keyValue, random, schedule, network."])
         #expect(daemon.log.contains("scenario demo (its last good version keeps serving): \(file.path):2:1: unknown key 'modle'"))
         #expect(await daemon.stop() == 0)
     }

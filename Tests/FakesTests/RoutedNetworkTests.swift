@@ -30,6 +30,8 @@ import Testing
         let bodies = await journal.values.map(\.body)
         #expect(bodies == [#"{"bus":4,"driver":5}"#, #"{"bus":4,"driver":5}"#, "not JSON, kept as sent"])
         #expect(await journal.values.prefix(2).allSatisfy { $0.route == "rate" })
+        // The original bytes are still shown, where they differ from the canonical form.
+        #expect(await journal.values.map(\.sentBody) == [#"{"driver":5,"bus":4}"#, "{ \"bus\": 4,\n  \"driver\": 5 }", nil])
     }
 
     @Test func theFirstMatchingRouteAnswersAndIsJournaled() async throws {
@@ -122,7 +124,7 @@ import Testing
         let fake = network([Route(name: "slow", matcher: RequestMatcher(), outcomes: [ok(200, delay: .seconds(2))])])
         let arrived = Recorder<Int>()
         let clock = clock
-        await clock.spawn {
+        clock.spawn {
             let response = try? await fake.send(request(.get, "https://x.example/"))
             await arrived.append(response?.head.status.code ?? 0)
         }
@@ -139,7 +141,7 @@ import Testing
         let fake = network([Route(name: "slow", matcher: RequestMatcher(), outcomes: [ok(200, delay: .seconds(2))])])
         let clock = clock
         let outcome = Recorder<TransportError?>()
-        let task = await clock.spawn {
+        let task = clock.spawn {
             do { _ = try await fake.send(request(.get, "https://x.example/")); await outcome.append(nil) }
             catch let error as TransportError { await outcome.append(error) }
             catch { Issue.record("unexpected \(error)") }

@@ -14,9 +14,9 @@ actor Recorder<Value: Sendable> {
         let clock = VirtualClock(start: start, mode: .frozen)
         let woke = Recorder<(String, TimeInterval)>()
         for (name, seconds) in [("c", 3), ("a", 1), ("b", 2), ("a2", 1)] {
-            await clock.spawn {
+            clock.spawn {
                 try? await clock.sleep(for: .seconds(seconds))
-                await woke.append((name, await clock.now().timeIntervalSince(self.start)))
+                await woke.append((name, clock.now().timeIntervalSince(self.start)))
             }
         }
         await clock.settle()
@@ -25,14 +25,14 @@ actor Recorder<Value: Sendable> {
         let order = await woke.values
         #expect(order.map(\.0) == ["a", "a2", "b", "c"])
         #expect(order.map(\.1) == [1, 1, 2, 3])
-        #expect(await clock.now() == start.addingTimeInterval(5))
+        #expect(clock.now() == start.addingTimeInterval(5))
     }
 
     @Test func advancingWakesOnlyWhatIsDue() async throws {
         let clock = VirtualClock(start: start, mode: .frozen)
         let woke = Recorder<Int>()
         for seconds in [10, 20] {
-            await clock.spawn {
+            clock.spawn {
                 try? await clock.sleep(for: .seconds(seconds))
                 await woke.append(seconds)
             }
@@ -45,10 +45,10 @@ actor Recorder<Value: Sendable> {
     @Test func aWokenTaskThatSleepsAgainIsWokenAgainWithinTheSameAdvance() async throws {
         let clock = VirtualClock(start: start, mode: .frozen)
         let ticks = Recorder<TimeInterval>()
-        await clock.spawn {
+        clock.spawn {
             while true {
                 do { try await clock.sleep(for: .seconds(60)) } catch { return }
-                await ticks.append(await clock.now().timeIntervalSince(self.start))
+                await ticks.append(clock.now().timeIntervalSince(self.start))
             }
         }
         await clock.advance(by: .seconds(200))
@@ -60,13 +60,13 @@ actor Recorder<Value: Sendable> {
     @Test func settingTheClockBackWakesNothing() async throws {
         let clock = VirtualClock(start: start, mode: .frozen)
         let woke = Recorder<Int>()
-        await clock.spawn {
+        clock.spawn {
             try? await clock.sleep(for: .seconds(10))
             await woke.append(1)
         }
         await clock.set(to: start.addingTimeInterval(-100))
         #expect(await woke.values.isEmpty)
-        #expect(await clock.now() == start.addingTimeInterval(-100))
+        #expect(clock.now() == start.addingTimeInterval(-100))
         await clock.set(to: start.addingTimeInterval(10))
         #expect(await woke.values == [1])
     }
@@ -74,7 +74,7 @@ actor Recorder<Value: Sendable> {
     @Test func cancellingASleepingTaskEndsItsSleep() async throws {
         let clock = VirtualClock(start: start, mode: .frozen)
         let outcome = Recorder<String>()
-        let task = await clock.spawn {
+        let task = clock.spawn {
             do {
                 try await clock.sleep(for: .seconds(10))
                 await outcome.append("woke")
@@ -91,11 +91,11 @@ actor Recorder<Value: Sendable> {
 
     @Test func aRunningClockTicksFromItsStartAndWakesSleepersInRealTime() async throws {
         let clock = VirtualClock(start: start, mode: .running)
-        let task = await clock.spawn {
+        let task = clock.spawn {
             try? await clock.sleep(for: .milliseconds(20))
         }
         await task.value
-        #expect(await clock.now() > start.addingTimeInterval(0.02))
+        #expect(clock.now() > start.addingTimeInterval(0.02))
         #expect(await clock.sleeperCount == 0)
     }
 }

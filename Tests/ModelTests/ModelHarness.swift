@@ -24,13 +24,13 @@ struct ModelHarness<M: Model> {
     /// Starts the Model's own work and waits until it settles.
     func start() async {
         let model = model
-        await clock.spawn { await model.run() }
+        clock.spawn { await model.run() }
         await clock.settle()
     }
 
     func perform(_ action: M.Action) async {
         let model = model
-        await clock.spawn { await model.perform(action) }
+        clock.spawn { await model.perform(action) }
         await clock.settle()
     }
 }

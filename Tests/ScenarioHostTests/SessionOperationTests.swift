@@ -126,6 +126,7 @@ import Testing
             case .clockMoved(let now): kinds.append("clock:\(Int(now.timeIntervalSince(session.scenario.clock.start)))")
             case .serviceChanged(let service, _): kinds.append("service:\(service)")
             case .historyChanged(let newestStep): kinds.append("history:\(newestStep)")
+            case .modelEscaped(let escape): kinds.append("escaped:\(escape.kind)")
             }
         }
         #expect(kinds == ["request:2", "state:5", "clock:900", "history:1"])

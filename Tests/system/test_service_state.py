@@ -67,9 +67,10 @@ def test_get_answers_the_bare_state_and_putting_it_back_changes_nothing(team):
     assert put.content == got.content
     assert team.call("GET", PROFILE, expect=200).content == got.content
     assert history(team)[-1]["kind"] == "replaceServiceState"
-    # What the bare state no longer says, the list does.
+    # What the bare state no longer says, the list does (fixtured's other service is the test Models' bell).
     assert team.call("GET", "/v1/sessions/default/services", expect=200).json() == {
-        "services": [{"name": "profile", "description": "The user's profile", "mode": "fake"}]}
+        "services": [{"name": "bell", "description": "The bell an alarm rings", "mode": "fake"},
+                     {"name": "profile", "description": "The user's profile", "mode": "fake"}]}
 
 
 def test_patch_merges_objects_removes_null_members_and_keeps_the_rest(team):

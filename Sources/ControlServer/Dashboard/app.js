@@ -576,6 +576,7 @@ async function sessionPage(id) {
     return el("div", { class: "details" },
       el("h3", {}, "Request"),
       el("pre", { class: "mono" }, [`${entry.method} ${entry.url}`, ...entry.headers].join("\n") + (body ? `\n\n${body}` : "")),
+      entry.sentBody ? [el("h3", {}, "Body as sent"), el("pre", { class: "mono" }, entry.sentBody)] : null,
       el("h3", {}, "Answer"),
       el("p", {}, got, entry.deliversAt && !entry.pending ? `, delivered at ${entry.deliversAt}` : "", entry.condition ? ` (network: ${entry.condition})` : ""),
       el("h3", {}, "Route"),
@@ -693,6 +694,11 @@ async function sessionPage(id) {
     stateChanged: (event) => showState(JSON.parse(event.data)),
     requestJournaled: (event) => showEntry(JSON.parse(event.data)),
     clockMoved: (event) => showNow(JSON.parse(event.data).now),
+    // Work the session could not see or order: what is shown next is not the scenario's alone, so say so and stay.
+    modelEscaped: (event) => {
+      const escape = JSON.parse(event.data);
+      showError(new Error(`The Model escaped its session during ${escape.during || "its run"}: ${escape.detail}. ${escape.remedy}.`));
+    },
     historyChanged: async (event) => {
       stepStart = state;
       const newest = JSON.parse(event.data).newestStep;

@@ -1,6 +1,7 @@
 import Fakes
 import ScenarioDaemon
 import Services
+import TaskModels
 
 // A team's daemon for the end-to-end and system tests: one Model and one service of the team's own, whose state has
 // every part a JSON merge patch reaches (a nested object, optional members, a map, a list). scenariod's Models use no
@@ -82,7 +83,20 @@ actor Greeter: Model {
     func run() async {}
 }
 
-await Daemon.main(name: "fixtured", version: "0.0.0", models: [Greeter.self], services: [
+/// The bell TaskModels' Alarm rings: each ring journaled and kept in its state.
+struct FakeBell: Bell {
+    let context: ServiceFakeContext<[String]>
+
+    func ring(_ note: String) async {
+        context.update { $0.append(note) }
+        await context.journal("ring", detail: note)
+    }
+}
+
+await Daemon.main(name: "fixtured", version: "0.0.0", models: [Greeter.self] + taskModels, services: [
+    ServiceDefinition(BellKey.self, description: "The bell an alarm rings", initialState: [String]()) { context in
+        FakeBell(context: context)
+    },
     ServiceDefinition(ProfileKey.self, description: "The user's profile",
                       initialState: Profile(name: "Ada", nickname: nil, display: .init(theme: "light", fontSize: nil), flags: [:], tags: [])) { context in
         FakeProfileStore(context: context)

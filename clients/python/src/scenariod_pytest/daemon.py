@@ -20,7 +20,9 @@ class DaemonProcess:
     """One daemon process in a directory of its own: ``control.sock``, ``state/`` and ``scenariod.log``.
 
     It runs with ``--exit-with-parent``, so it stops with the process that started it even when that process is
-    killed. :meth:`stop` sends SIGTERM (the daemon drains and exits 0); :meth:`remove` removes the directory.
+    killed, and with ``--model-escapes fail``, so a step in which the Model's work escaped its session fails with
+    409 ``modelEscaped``. :meth:`stop` sends SIGTERM (the daemon drains and exits 0); :meth:`remove` removes the
+    directory.
     """
 
     def __init__(self, binary: str, scenarios: Sequence[str] = (), *, arguments: Sequence[str] = ()) -> None:
@@ -40,7 +42,9 @@ class DaemonProcess:
         scenarios = [argument for directory in self.scenarios for argument in ("--scenarios", directory)]
         return [self.binary, *scenarios, "--socket", self.socket_path,
                 "--state-directory", os.path.join(self.directory, "state"),
-                "--log-target", "stderr", "--log-level", "warning", "--exit-with-parent", *self.arguments]
+                "--log-target", "stderr", "--log-level", "warning", "--exit-with-parent",
+                # A test must not pass on a run its session did not own: an escape fails the step (409 modelEscaped).
+                "--model-escapes", "fail", *self.arguments]
 
     def start(self, timeout: float = 30.0) -> DaemonProcess:
         """Starts the daemon and returns once it answers on its socket.

@@ -19,8 +19,8 @@ class Event:
     """One server-sent event.
 
     ``name`` is its ``event:`` (``stateChanged``, ``requestJournaled``, ``clockMoved``, ``serviceChanged``,
-    ``historyChanged``, ``gap``), ``data`` its JSON data decoded (the text itself when it is not JSON), and ``id``
-    its ``id:`` as sent, which a client gives back as ``last_event_id`` to resume after it.
+    ``historyChanged``, ``modelEscaped``, ``gap``), ``data`` its JSON data decoded (the text itself when it is not
+    JSON), and ``id`` its ``id:`` as sent, which a client gives back as ``last_event_id`` to resume after it.
     """
 
     name: str

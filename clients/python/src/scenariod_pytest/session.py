@@ -87,7 +87,8 @@ class ScenarioSession:
         self.deleted = True
 
     def info(self) -> dict[str, Any]:
-        """The session as the daemon lists it: scenario, Model, clock, request counts."""
+        """The session as the daemon lists it: scenario, Model, clock, request counts, and ``escapes``: work of the
+        Model the session could not see or order (``modelEscaped``), empty when its run was wholly the session's."""
         result: dict[str, Any] = self._call("GET", "")
         return result
 

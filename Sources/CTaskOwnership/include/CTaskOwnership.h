@@ -1,0 +1,44 @@
+#ifndef CTASKOWNERSHIP_H
+#define CTASKOWNERSHIP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// A task executor reference as the Swift runtime passes it: the executor object and its witness table.
+typedef struct {
+    const void *_Nullable identity;
+    uintptr_t implementation;
+} CTaskExecutorRef;
+
+/// What the runtime hooks ask of Swift. Each is called on the thread that does the work, inside the task that
+/// does it, so a task-local read there names the session.
+typedef struct {
+    /// For a `Task {}` that copies task-locals and names no executor: a +1 executor to prefer, or identity NULL.
+    CTaskExecutorRef (*_Nonnull preferredExecutor)(void);
+    /// A `Task.detached` was created (it copies no task-locals, so its session cannot see it).
+    void (*_Nonnull detachedTaskCreated)(void);
+    /// A job was enqueued to run after a wall-clock delay (`Task.sleep` on the continuous or suspending clock).
+    void (*_Nonnull wallClockSleep)(void);
+    /// A task read the wall clock (`Date()`: `clock_gettime(CLOCK_REALTIME)`).
+    void (*_Nonnull wallClockRead)(void);
+    /// A block was sent to a dispatch queue: `DispatchQueue.async` (0) or `asyncAfter` (1).
+    void (*_Nonnull dispatchQueueUsed)(int afterDelay);
+    /// The main actor's queue ran its last pending job.
+    void (*_Nonnull mainActorDrained)(void);
+} CTaskOwnershipCallbacks;
+
+/// Installs the hooks once per process; later calls do nothing.
+void ctaskownership_install(CTaskOwnershipCallbacks callbacks);
+
+/// The main-actor jobs enqueued and not yet finished, process-wide.
+long ctaskownership_main_actor_pending(void);
+
+/// Whether a task creation has passed through the hook since the process started: false in a binary linked with a
+/// static Swift runtime but without `--wrap=swift_task_create`.
+int ctaskownership_creation_hooked(void);
+
+/// Marks the calling thread as doing scenariod's own dispatch work (1) or not (0): a session's executor queues its
+/// jobs with `DispatchQueue.async`, which is no escape of the Model's.
+void ctaskownership_set_infrastructure(int on);
+
+#endif

@@ -1,0 +1,131 @@
+import CTaskOwnership
+import Dispatch
+import Synchronization
+
+/// The executor a session's work runs on: every task the session starts, every `Task {}` those start (see
+/// ``SessionScope``), their child tasks and the default actors they call (as their task executor), and the
+/// session's own actors, its clock and network (as their serial executor). It runs one job at a time, on a queue of
+/// its own, so sessions stay parallel to each other and each is serial within; when several jobs are ready it
+/// takes them in the session's ``SchedulingOrder``.
+///
+/// Because every job of the session passes through here, *settled* is exact (``settle()``): no job is ready or
+/// running, no main-actor job is pending, and no wait outside the session (a live request) is under way.
+public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
+    private struct State {
+        var ready: [UnownedJob] = []
+        var draining = false
+        /// Counts the times the executor became idle, so that a settle can tell whether it stayed idle.
+        var idleCount = 0
+        var externalWaits = 0
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        var order: SchedulingOrder
+
+        var isIdle: Bool { !draining && ready.isEmpty && externalWaits == 0 }
+
+        /// Counts a move to idle and hands back who waited for it (none when work is still under way).
+        mutating func becameIdle() -> [CheckedContinuation<Void, Never>] {
+            guard isIdle else { return [] }
+            idleCount += 1
+            defer { idleWaiters = [] }
+            return idleWaiters
+        }
+    }
+
+    private let state: Mutex<State>
+    private let queue: DispatchQueue
+
+    /// An executor named `label` (it names the queue in a debugger), taking jobs in `order`.
+    public init(label: String = "scenariod.session", order: SchedulingOrder = SchedulingOrder()) {
+        state = Mutex(State(order: order))
+        queue = DispatchQueue(label: label)
+        TaskOwnership.installHooks()
+    }
+
+    /// The order jobs ready together run in.
+    public var order: SchedulingOrder {
+        get { state.withLock(\.order) }
+        // A new generation of the session starts its order over, so a rewind replays it.
+        set { state.withLock { $0.order = newValue } }
+    }
+
+    /// Takes a job of the session's: it runs after those ready before it, or where the session's order puts it.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let start = state.withLock { state in
+            state.ready.append(job)
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        if start {
+            // The executor's own queue, not the Model's escape to one.
+            ctaskownership_set_infrastructure(1)
+            queue.async { self.drain() }
+            ctaskownership_set_infrastructure(0)
+        }
+    }
+
+    private func drain() {
+        let serial = asUnownedSerialExecutor()
+        let task = asUnownedTaskExecutor()
+        while let job = next() {
+            // As both: a job of the session's actors needs its serial executor, a task's job its task executor.
+            job.runSynchronously(isolatedTo: serial, taskExecutor: task)
+        }
+    }
+
+    /// The next job in the session's order; nil once none is ready (the executor is then idle).
+    private func next() -> UnownedJob? {
+        let (job, waiters): (UnownedJob?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
+            if !state.ready.isEmpty { return (state.ready.remove(at: state.order.pick(among: state.ready.count)), []) }
+            state.draining = false
+            return (nil, state.becameIdle())
+        }
+        for waiter in waiters { waiter.resume() }
+        return job
+    }
+
+    /// Runs `operation`, a wait on something outside the session (the live network), counted as work under way:
+    /// the session is not settled until it returns.
+    public func waitingOutside<T, E: Error>(_ operation: () async throws(E) -> T) async throws(E) -> T {
+        state.withLock { $0.externalWaits += 1 }
+        defer {
+            let waiters = state.withLock { state in
+                state.externalWaits -= 1
+                return state.becameIdle()
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+        return try await operation()
+    }
+
+    /// Returns once the session is settled: no job of it is ready or running, the main actor has nothing pending,
+    /// and nothing outside is awaited; every task it owns is finished or waits on the virtual clock.
+    public func settle() async {
+        while true {
+            let idleCount = await idle()
+            // The main actor is shared by the process: a job of this session may be queued there.
+            guard MainActorQueue.isDrained else {
+                await MainActorQueue.drained()
+                continue
+            }
+            // Idle throughout: nothing of the session ran meanwhile, so nothing could have queued main-actor work.
+            if state.withLock({ $0.isIdle && $0.idleCount == idleCount }) { return }
+        }
+    }
+
+    /// Waits until the executor is idle and returns its idle count then.
+    private func idle() async -> Int {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                guard state.isIdle else {
+                    state.idleWaiters.append(continuation)
+                    return false
+                }
+                return true
+            }
+            if now { continuation.resume() }
+        }
+        return state.withLock(\.idleCount)
+    }
+}

@@ -1,0 +1,71 @@
+import CTaskOwnership
+import Synchronization
+
+/// The process-wide part of a session's ownership of its Model's tasks (DESIGN §4): the hooks `CTaskOwnership` puts
+/// into the Swift runtime and libdispatch, installed once, when the first ``SessionExecutor`` is made.
+public enum TaskOwnership {
+    /// The linker flags a binary linked with a static Swift runtime (`swift build --static-swift-stdlib`) needs for
+    /// the hooks to take the runtime's place: pass each as `-Xlinker FLAG` (scripts/build-deb and the package-daemon
+    /// plugin do). A dynamically linked binary (a debug build, `swift test`) needs none.
+    public static let linkerFlags = ["swift_task_create", "dispatch_after_f", "dispatch_after", "dispatch_async", "dispatch_async_f"]
+        .map { "--wrap=\($0)" }
+
+    /// Whether this binary's hooks see the tasks it creates: false only in a binary linked with a static Swift
+    /// runtime but without ``linkerFlags``, whose sessions then cannot own a Model's `Task {}` (the daemon warns).
+    public static var isComplete: Bool {
+        installHooks()
+        return probe
+    }
+
+    /// A task created once the hooks are in, to see whether creation passes through them.
+    private static let probe: Bool = {
+        Task {}.cancel()
+        return ctaskownership_creation_hooked() != 0
+    }()
+
+    /// Runs `read`, scenariod's own read of the wall clock (a clock in ``VirtualClock/Mode/system`` mode), on the
+    /// calling thread without reporting it as the Model's.
+    static func readingWallClock<T>(_ read: () -> T) -> T {
+        ctaskownership_set_infrastructure(1)
+        defer { ctaskownership_set_infrastructure(0) }
+        return read()
+    }
+
+    /// Installs the hooks, once per process (later calls cost an atomic load).
+    static func installHooks() {
+        _ = installation
+    }
+
+    private static let installation: Void = {
+        ctaskownership_install(CTaskOwnershipCallbacks(
+            preferredExecutor: {
+                guard let scope = SessionScope.current, !scope.isClosed else {
+                    return CTaskExecutorRef(identity: nil, implementation: 0)
+                }
+                return scope.executor.retainedReference()
+            },
+            detachedTaskCreated: {
+                SessionScope.current?.report(ModelEscape(kind: .detachedTask, detail: "the Model started a Task.detached"))
+            },
+            wallClockSleep: {
+                SessionScope.current?.report(ModelEscape(kind: .wallClockSleep, detail: "the Model slept on the wall clock (Task.sleep, ContinuousClock or SuspendingClock)"))
+            },
+            wallClockRead: {
+                SessionScope.current?.report(ModelEscape(kind: .wallClockRead, detail: "the Model read the wall clock (Date())"))
+            },
+            dispatchQueueUsed: { afterDelay in
+                let call = afterDelay == 0 ? "DispatchQueue.async" : "DispatchQueue.asyncAfter"
+                SessionScope.current?.report(ModelEscape(kind: .dispatchQueue, detail: "the Model sent work to a dispatch queue (\(call))"))
+            },
+            mainActorDrained: { MainActorQueue.resumeDrainWaiters() }))
+    }()
+}
+
+extension SessionExecutor {
+    /// The executor as the runtime's task option takes it, retained once for the task that will own it.
+    func retainedReference() -> CTaskExecutorRef {
+        let reference = unsafeBitCast(asUnownedTaskExecutor(), to: (UnsafeRawPointer, UInt).self)
+        _ = Unmanaged.passRetained(self)
+        return CTaskExecutorRef(identity: reference.0, implementation: reference.1)
+    }
+}

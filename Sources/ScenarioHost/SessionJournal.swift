@@ -1,0 +1,64 @@
+import Services
+import Synchronization
+
+/// A session's journal, the requests the step under way caused, and the generation they belong to, behind a lock:
+/// the Model's requests are journaled from the session's executor as they happen, without a hop onto the session's
+/// actor (a hop costs two thread switches per request, and the session is not settled until the entry is in).
+final class SessionJournal: Sendable {
+    private struct State {
+        var journal: RequestJournal
+        var caused: [Int] = []
+        var generation = 0
+    }
+
+    /// What ``record(_:of:)`` did.
+    enum Recorded {
+        /// The exchange belongs to a replaced generation (a reset or rewind stopped it): nothing was kept.
+        case stale
+        /// A delayed answer completed its pending entry (false: the entry was dropped or cleared meanwhile).
+        case completed(Bool)
+        /// A new entry.
+        case added
+    }
+
+    private let state: Mutex<State>
+
+    init(capacity: Int) {
+        state = Mutex(State(journal: RequestJournal(capacity: capacity)))
+    }
+
+    /// The journal now.
+    var journal: RequestJournal { state.withLock(\.journal) }
+
+    /// The generation whose requests are journaled.
+    var generation: Int { state.withLock(\.generation) }
+
+    /// The journal sequence numbers recorded since the last step was kept.
+    var caused: [Int] { state.withLock(\.caused) }
+
+    /// Starts a new generation (its requests alone are journaled from now on) and empties the journal.
+    func startGeneration() {
+        state.withLock { state in
+            state.generation += 1
+            state.journal.clear()
+        }
+    }
+
+    func clear() {
+        state.withLock { $0.journal.clear() }
+    }
+
+    func forgetCaused() {
+        state.withLock { $0.caused = [] }
+    }
+
+    func record(_ exchange: NetworkExchange, of generation: Int) -> Recorded {
+        state.withLock { state in
+            guard generation == state.generation else { return .stale }
+            if state.caused.last != exchange.sequence { state.caused.append(exchange.sequence) }
+            if exchange.pending == false { return .completed(state.journal.complete(exchange)) }
+            state.journal.record(exchange)
+            return .added
+        }
+    }
+}

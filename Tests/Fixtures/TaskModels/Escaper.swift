@@ -1,0 +1,94 @@
+public import Foundation
+public import Services
+
+/// A Model with each kind of escape a session reports: work it cannot see or order.
+public actor Escaper: Model {
+    public static let name = "Escaper"
+    public static let actionNames = ["detach", "wallSleep", "readDate", "dispatch", "thread", "stay"]
+
+    public enum Action: Decodable, Sendable {
+        /// A `Task.detached`.
+        case detach
+        /// A `Task.sleep` on the wall clock, in a task the session owns.
+        case wallSleep
+        /// A read of the wall clock, `Date()`, in a task the session owns.
+        case readDate
+        /// The session's store called from a `DispatchQueue`.
+        case dispatch
+        /// The session's store called from a thread.
+        case thread
+        /// Nothing escapes: a timer on the session's clock.
+        case stay
+    }
+
+    public struct State: Encodable, Sendable {
+        public var steps = 0
+        public var seen: Date?
+    }
+
+    public private(set) var state = State()
+    private let clock: any ClockService
+    private let keyValue: any KeyValueService
+
+    public init(services: Services) {
+        clock = services.clock
+        keyValue = services.keyValue
+    }
+
+    public func perform(_ action: Action) async {
+        state.steps += 1
+        switch action {
+        case .detach:
+            Task.detached { await self.step() }
+        case .wallSleep:
+            Task {
+                try? await Task.sleep(for: .milliseconds(1))
+                self.step()
+            }
+        case .readDate:
+            Task {
+                state.seen = Date()
+            }
+        case .dispatch:
+            let store = keyValue
+            // Waits for the escaping work, so the step that caused it is the one that reports it. (The store, not
+            // the clock: the clock runs on the session's executor, which this wait holds.)
+            Self.waitFor { done in
+                DispatchQueue.global().async {
+                    Task {
+                        _ = try? await store.keys()
+                        done()
+                    }
+                }
+            }
+        case .thread:
+            let store = keyValue
+            Self.waitFor { done in
+                Thread {
+                    Task {
+                        _ = try? await store.keys()
+                        done()
+                    }
+                }.start()
+            }
+        case .stay:
+            Task {
+                try? await clock.sleep(for: .seconds(1))
+                self.step()
+            }
+        }
+    }
+
+    private func step() {
+        state.steps += 1
+    }
+
+    /// Blocks until `work` calls `done`: an escape happens outside the session, which cannot wait for it.
+    private static func waitFor(_ work: (@escaping @Sendable () -> Void) -> Void) {
+        let semaphore = DispatchSemaphore(value: 0)
+        work { semaphore.signal() }
+        semaphore.wait()
+    }
+
+    public func run() async {}
+}

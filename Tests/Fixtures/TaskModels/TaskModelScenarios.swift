@@ -1,0 +1,74 @@
+import Foundation
+public import Services
+
+/// The test Models of this module, for a registry.
+public let taskModels: [any Model.Type] = [Kettle.self, Relay.self, FanOut.self, Racer.self, Escaper.self, Alarm.self, Metronome.self, Pendulum.self]
+
+/// Writes a scenarios directory for the test Models into a new temporary directory and returns its path.
+/// - Parameter extra: More scenarios, by name: their `scenario.yaml` text.
+public func writeTaskModelScenarios(extra: [String: String] = [:]) throws -> String {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("task-models-\(UUID().uuidString.prefix(8))")
+    let scenarios = taskModelScenarios.merging(extra) { _, new in new }
+    for (name, text) in scenarios {
+        let directory = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try text.write(to: directory.appendingPathComponent("scenario.yaml"), atomically: true, encoding: .utf8)
+    }
+    return root.path
+}
+
+/// The shipped-with-the-tests scenarios, by name.
+public let taskModelScenarios: [String: String] = [
+    "kettle": """
+    description: A cold kettle; boiling takes 90 seconds.
+    model: Kettle
+    """,
+    "relay": """
+    description: The relay's answer comes after 5 seconds.
+    model: Relay
+    network:
+      routes:
+        - name: answer
+          request: { method: GET, url: "https://relay.test/answer" }
+          response: { status: 200, body: "pong", delay: 5s }
+    """,
+    "fan-out": """
+    description: Five branches, each waiting its own time.
+    model: FanOut
+    """,
+    "race": """
+    description: Runners start together; first-ready-first.
+    model: Racer
+    """,
+    "race-seed-1": """
+    description: Runners start together; seed 1 orders them.
+    model: Racer
+    schedule: { seed: 1 }
+    """,
+    "race-seed-2": """
+    description: Runners start together; seed 2 orders them.
+    model: Racer
+    schedule: { seed: 2 }
+    """,
+    "escaper": """
+    description: A Model that escapes its session in every way a session sees.
+    model: Escaper
+    """,
+    "metronome": """
+    description: A main-actor Model that ticks every second.
+    model: Metronome
+    """,
+    "pendulum": """
+    description: An actor Model that ticks every second.
+    model: Pendulum
+    """,
+    "alarm": """
+    description: An alarm that rings a bell, writes the store and posts when it fires.
+    model: Alarm
+    network:
+      routes:
+        - name: ring
+          request: { method: POST, url: "https://alarm.test/ring" }
+          response: { status: 204 }
+    """,
+]
