@@ -40,16 +40,9 @@ public final class Metronome: Model {
 /// ``Metronome`` as an `actor` Model.
 public actor Pendulum: Model {
     public static let name = "Pendulum"
-    public static let actionNames = ["restart"]
-
-    public enum Action: Decodable, Sendable {
-        /// Counts from zero again.
-        case restart
-    }
-
-    public struct State: Encodable, Sendable {
-        public var ticks = 0
-    }
+    public static let actionNames = Metronome.actionNames
+    public typealias Action = Metronome.Action
+    public typealias State = Metronome.State
 
     public private(set) var state = State()
     private let clock: any ClockService
