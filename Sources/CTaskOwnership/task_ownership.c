@@ -147,6 +147,8 @@ void __wrap_dispatch_async(struct dispatch_queue_s *queue, void *block) {
 // `Date()` reads clock_gettime(CLOCK_REALTIME). Only a read inside a task can be a Model's, so the check costs a
 // thread-local load elsewhere (NIO's event loops, libdispatch); Swift then asks whether the task is a session's.
 // The runtime's own clocks (ContinuousClock, SuspendingClock, Task.sleep's deadlines) read other clock ids.
+// Only the weak definition, no __wrap_ variant: libc stays a shared library in a static Swift link too, and a
+// definition in the program takes a shared library's place at link time.
 extern SWIFTCC void *swift_task_getCurrent(void);
 typedef int (*ClockGettime)(clockid_t, struct timespec *);
 

@@ -65,7 +65,8 @@ public struct SessionBody: Codable, Sendable, Hashable {
 }
 
 /// Work of a Model its session could not see or order: a `Task.detached`, a sleep on or a read of the wall clock,
-/// work sent to a `DispatchQueue`, a service called from a thread or a `DispatchQueue`. The event `modelEscaped` carries one; a session lists them.
+/// work sent to a `DispatchQueue`, a service called from a thread or a `DispatchQueue`. The event `modelEscaped`
+/// carries one; a session lists them.
 public struct ModelEscapeBody: Codable, Sendable, Hashable {
     /// `detachedTask`, `wallClockSleep`, `wallClockRead`, `dispatchQueue` or `untrackedWork`.
     public var kind: String
