@@ -66,7 +66,7 @@ extension Session {
         }
         let replay = changes.steps.dropFirst().prefix(number).map(\.change)
         changes.removeAll()
-        journaling.forgetCaused()
+        _ = journaling.takeCaused()
         try await restart()
         await remember(.start, tell: false)
         for change in replay {
@@ -110,13 +110,12 @@ extension Session {
     /// at the end).
     func remember(_ change: SessionHistory.Change, tell: Bool = true) async {
         let now = (try? live().clock.now()) ?? Date()
-        let caused = journaling.caused
+        let caused = journaling.takeCaused()
         if case .play(let moves) = change, changes.extendPlay(with: moves, time: now, requests: caused) {
             // Kept in the play's step.
         } else {
             changes.append(change, time: now, requests: caused)
         }
-        journaling.forgetCaused()
         switch change {
         case .start, .reset: routeChanges = []
         case .setRoute(let name, _, _): routeChanges.append("set route \(name)")

@@ -33,8 +33,14 @@ final class SessionJournal: Sendable {
     /// The generation whose requests are journaled.
     var generation: Int { state.withLock(\.generation) }
 
-    /// The journal sequence numbers recorded since the last step was kept.
-    var caused: [Int] { state.withLock(\.caused) }
+    /// The journal sequence numbers recorded since the last step was kept, and forgets them: under one lock, so a
+    /// request journaled meanwhile belongs to the next step instead of to neither.
+    func takeCaused() -> [Int] {
+        state.withLock { state in
+            defer { state.caused = [] }
+            return state.caused
+        }
+    }
 
     /// Starts a new generation (its requests alone are journaled from now on) and empties the journal.
     func startGeneration() {
@@ -46,10 +52,6 @@ final class SessionJournal: Sendable {
 
     func clear() {
         state.withLock { $0.journal.clear() }
-    }
-
-    func forgetCaused() {
-        state.withLock { $0.caused = [] }
     }
 
     func record(_ exchange: NetworkExchange, of generation: Int) -> Recorded {
