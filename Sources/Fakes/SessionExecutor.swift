@@ -17,8 +17,13 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
         /// Counts the times the executor became idle, so that a settle can tell whether it stayed idle.
         var idleCount = 0
         var externalWaits = 0
+        /// Callers of ``settle(startingWith:)`` still on their thread: a job that becomes ready while one is there
+        /// is left for it to run, rather than wake the queue's thread.
+        var drivers = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         var order: SchedulingOrder
+        /// Made when first needed: most sessions' work runs on their callers' threads (``settle(startingWith:)``).
+        var queue: DispatchQueue?
 
         var isIdle: Bool { !draining && ready.isEmpty && externalWaits == 0 }
 
@@ -32,12 +37,12 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     }
 
     private let state: Mutex<State>
-    private let queue: DispatchQueue
+    private let label: String
 
     /// An executor named `label` (it names the queue in a debugger), taking jobs in `order`.
     public init(label: String = "scenariod.session", order: SchedulingOrder = SchedulingOrder()) {
         state = Mutex(State(order: order))
-        queue = DispatchQueue(label: label)
+        self.label = label
         TaskOwnership.installHooks()
     }
 
@@ -51,13 +56,14 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     /// Takes a job of the session's: it runs after those ready before it, or where the session's order puts it.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let start = state.withLock { state in
+        let queue = state.withLock { state -> DispatchQueue? in
             state.ready.append(job)
-            guard !state.draining else { return false }
+            guard !state.draining, state.drivers == 0 else { return nil }
             state.draining = true
-            return true
+            if state.queue == nil { state.queue = DispatchQueue(label: label) }
+            return state.queue
         }
-        if start {
+        if let queue {
             // The executor's own queue, not the Model's escape to one.
             ctaskownership_set_infrastructure(1)
             queue.async { self.drain() }
@@ -99,11 +105,54 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
         return try await operation()
     }
 
+    /// Calls `start`, which gives the session work (spawns a task of it), and returns once the session is settled,
+    /// as ``settle()`` does. What `start` makes ready runs here, on the caller's thread (see `runReady(after:)`).
+    public func settle(startingWith start: () -> Void) async {
+        runReady(after: start)
+        await settle()
+    }
+
+    /// Runs `operation` as a task of this executor and returns its result, running the session's ready jobs on the
+    /// caller's thread meanwhile (see `runReady(after:)`): for the host's calls into the session's actors, such as
+    /// stopping its clock, which would otherwise cost two thread switches. Not for a move of the session's clock,
+    /// which settles the session in the middle: ``settle()`` must be called from outside the session's work.
+    public func run<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T {
+        var task: Task<T, Never>?
+        runReady { task = Task(executorPreference: self, operation: operation) }
+        return await task!.value
+    }
+
+    /// Calls `start` and then runs the jobs it made ready here, on the caller's thread, rather than on the queue's:
+    /// work that stays within the session then costs no thread switch (two otherwise, onto the queue's thread and
+    /// back to the caller). Jobs that become ready once this returns — after a wait outside the session (the main
+    /// actor, a live request, a clock's tick) — run on the queue's thread as usual.
+    ///
+    /// The caller's thread is one of the cooperative pool's, so a Model that blocks its thread waiting for work of
+    /// that pool (a semaphore) can starve it, as it can anywhere in Swift concurrency.
+    private func runReady(after start: () -> Void) {
+        state.withLock { $0.drivers += 1 }
+        start()
+        while state.withLock({ state in
+            // Take the drain if it is free and has work; otherwise leave, under the same lock, so that no job is
+            // left for a driver who has gone (enqueue starts the queue's drain once no driver is here).
+            if !state.draining, !state.ready.isEmpty {
+                state.draining = true
+                return true
+            }
+            state.drivers -= 1
+            return false
+        }) {
+            drain()
+        }
+    }
+
     /// Returns once the session is settled: no job of it is ready or running, the main actor has nothing pending,
-    /// and nothing outside is awaited; every task it owns is finished or waits on the virtual clock.
+    /// and nothing outside is awaited; every task it owns is finished or waits on the virtual clock. Call it from
+    /// outside the session's work: a job of the session's cannot see it idle.
     public func settle() async {
         while true {
-            let idleCount = await idle()
+            // Idle already (as after `runReady(after:)`): no continuation to make.
+            let idleCount = if let count = state.withLock({ $0.isIdle ? $0.idleCount : nil }) { count } else { await idle() }
             // The main actor is shared by the process: a job of this session may be queued there.
             guard MainActorQueue.isDrained else {
                 await MainActorQueue.drained()

@@ -94,6 +94,8 @@ public actor VirtualClock: ClockService {
         } onCancel: {
             // Noted at once (the handler runs as the task is cancelled), so shutDown() wakes it rather than park it.
             cancelledSleepers.withLock { _ = $0.insert(id) }
+            // A clock shutting down wakes its cancelled sleepers itself: no task (and thread woken) per sleeper.
+            guard !scope.isClosed else { return }
             Task { await self.cancelSleeper(id) }
         }
     }
@@ -132,6 +134,12 @@ public actor VirtualClock: ClockService {
             sleeper.continuation.resume(throwing: CancellationError())
         }
         sleepers = []
+    }
+
+    /// Starts `operation` as the session's work (``spawn(_:)``) and returns once the session has settled, running
+    /// what it makes ready on the caller's thread meanwhile (``SessionExecutor/settle(startingWith:)``).
+    public nonisolated func spawnAndSettle(_ operation: @escaping @Sendable () async -> Void) async {
+        await scope.executor.settle { spawn(operation) }
     }
 
     /// Returns once the session has settled: every task it owns is finished or waits on this clock (or on a

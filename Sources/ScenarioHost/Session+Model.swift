@@ -32,8 +32,7 @@ extension Session {
             throw error
         }
         logger.info("action \(action)", metadata: ["action": "\(action)"])
-        runtime.clock.spawn(work)
-        await runtime.clock.settle()
+        await runtime.clock.spawnAndSettle(work)
         return try await publishStateIfChanged()
     }
 

@@ -107,8 +107,7 @@ struct SessionRuntime: Sendable {
         let finished = services
         let model = await SessionScope.$current.withValue(scope) { await inputs.makeDriver(finished) }
         let startedAt = clock.now()
-        clock.spawn(model.run)
-        await clock.settle()
+        await clock.spawnAndSettle(model.run)
         return SessionRuntime(clock: clock, store: store, network: network, model: model, fakes: fakes, startedAt: startedAt,
                               recorder: recorder, liveNetwork: liveNetwork)
     }
@@ -121,7 +120,8 @@ struct SessionRuntime: Sendable {
 
     /// Stops every task of this generation and closes its network client.
     func stop() async {
-        await clock.shutDown()
+        // Run here rather than hop onto the session's queue and back.
+        await clock.scope.executor.run { await clock.shutDown() }
         await liveNetwork?.shutdown()
     }
 }

@@ -29,6 +29,7 @@ public actor Escaper: Model {
     public private(set) var state = State()
     private let clock: any ClockService
     private let keyValue: any KeyValueService
+    private let outside = OutsideExecutor()
 
     public init(services: Services) {
         clock = services.clock
@@ -50,22 +51,22 @@ public actor Escaper: Model {
                 state.seen = Date()
             }
         case .dispatch:
-            let store = keyValue
+            let store = keyValue, outside = outside
             // Waits for the escaping work, so the step that caused it is the one that reports it. (The store, not
             // the clock: the clock runs on the session's executor, which this wait holds.)
             Self.waitFor { done in
                 DispatchQueue.global().async {
-                    Task {
+                    Task(executorPreference: outside) {
                         _ = try? await store.keys()
                         done()
                     }
                 }
             }
         case .thread:
-            let store = keyValue
+            let store = keyValue, outside = outside
             Self.waitFor { done in
                 Thread {
-                    Task {
+                    Task(executorPreference: outside) {
                         _ = try? await store.keys()
                         done()
                     }
@@ -83,7 +84,9 @@ public actor Escaper: Model {
         state.steps += 1
     }
 
-    /// Blocks until `work` calls `done`: an escape happens outside the session, which cannot wait for it.
+    /// Blocks until `work` calls `done`: an escape happens outside the session, which cannot wait for it. The work
+    /// runs on ``OutsideExecutor``, not the cooperative pool: this wait may hold one of the pool's threads (the
+    /// caller's, which runs the session's jobs while it settles), and parallel tests could hold them all.
     private static func waitFor(_ work: (@escaping @Sendable () -> Void) -> Void) {
         let semaphore = DispatchSemaphore(value: 0)
         work { semaphore.signal() }
@@ -91,4 +94,14 @@ public actor Escaper: Model {
     }
 
     public func run() async {}
+}
+
+/// A task executor on a queue of its own, for the escaping work ``Escaper`` waits for while it holds its thread.
+final class OutsideExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "Escaper.outside", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
 }
