@@ -27,6 +27,14 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
 
         var isIdle: Bool { !draining && ready.isEmpty && externalWaits == 0 }
 
+        /// The queue, made the first time a drain goes to it.
+        mutating func queue(label: String) -> DispatchQueue {
+            if let queue { return queue }
+            let made = DispatchQueue(label: label)
+            queue = made
+            return made
+        }
+
         /// Counts a move to idle and hands back who waited for it (none when work is still under way).
         mutating func becameIdle() -> [CheckedContinuation<Void, Never>] {
             guard isIdle else { return [] }
@@ -60,15 +68,17 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
             state.ready.append(job)
             guard !state.draining, state.drivers == 0 else { return nil }
             state.draining = true
-            if state.queue == nil { state.queue = DispatchQueue(label: label) }
-            return state.queue
+            return state.queue(label: label)
         }
-        if let queue {
-            // The executor's own queue, not the Model's escape to one.
-            ctaskownership_set_infrastructure(1)
-            queue.async { self.drain() }
-            ctaskownership_set_infrastructure(0)
-        }
+        if let queue { drain(on: queue) }
+    }
+
+    /// Starts a drain on the executor's queue (the caller has set `draining`).
+    private func drain(on queue: DispatchQueue) {
+        // The executor's own queue, not the Model's escape to one.
+        ctaskownership_set_infrastructure(1)
+        queue.async { self.drain() }
+        ctaskownership_set_infrastructure(0)
     }
 
     private func drain() {
@@ -106,43 +116,83 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     }
 
     /// Calls `start`, which gives the session work (spawns a task of it), and returns once the session is settled,
-    /// as ``settle()`` does. What `start` makes ready runs here, on the caller's thread (see `runReady(after:)`).
+    /// as ``settle()`` does. What `start` makes ready runs here, on the caller's thread (see `runReady`).
     public func settle(startingWith start: () -> Void) async {
-        runReady(after: start)
+        runReady(after: start, until: { false })
         await settle()
     }
 
     /// Runs `operation` as a task of this executor and returns its result, running the session's ready jobs on the
-    /// caller's thread meanwhile (see `runReady(after:)`): for the host's calls into the session's actors, such as
-    /// stopping its clock, which would otherwise cost two thread switches. Not for a move of the session's clock,
+    /// caller's thread until it has finished (see `runReady`): for the host's calls into the session's actors, such
+    /// as stopping its clock, which would otherwise cost two thread switches. Not for a move of the session's clock,
     /// which settles the session in the middle: ``settle()`` must be called from outside the session's work.
     public func run<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T {
+        let finished = Flag()
         var task: Task<T, Never>?
-        runReady { task = Task(executorPreference: self, operation: operation) }
+        runReady(after: {
+            task = Task(executorPreference: self) {
+                defer { finished.set() }
+                return await operation()
+            }
+        }, until: finished.isSet)
         return await task!.value
     }
 
-    /// Calls `start` and then runs the jobs it made ready here, on the caller's thread, rather than on the queue's:
-    /// work that stays within the session then costs no thread switch (two otherwise, onto the queue's thread and
-    /// back to the caller). Jobs that become ready once this returns — after a wait outside the session (the main
-    /// actor, a live request, a clock's tick) — run on the queue's thread as usual.
+    /// How many jobs a caller runs on its own thread before it hands the rest to the queue. A Model that never
+    /// settles (a loop that hops between its actors forever, as a catch-all retry loop does once cancelled) then
+    /// holds the session's queue, not one of the cooperative pool's few threads, which the rest of the process needs.
+    private static let callerJobLimit = 1_000
+
+    /// Calls `start` and then runs the jobs it made ready here, on the caller's thread, rather than on the queue's,
+    /// until none is ready, `finished` says the caller's own work is done, or it has run ``callerJobLimit`` jobs;
+    /// what is still ready then goes on on the queue. Work that stays within the session then costs no thread switch
+    /// (two otherwise, onto the queue's thread and back to the caller). Jobs that become ready once this returns —
+    /// after a wait outside the session (the main actor, a live request, a clock's tick) — run on the queue.
     ///
-    /// The caller's thread is one of the cooperative pool's, so a Model that blocks its thread waiting for work of
-    /// that pool (a semaphore) can starve it, as it can anywhere in Swift concurrency.
-    private func runReady(after start: () -> Void) {
+    /// The order is the session's either way: each job is picked under the lock, wherever it runs. The caller's
+    /// thread is one of the cooperative pool's, so a Model that blocks its thread waiting for work of that pool (a
+    /// semaphore) can starve it, as it can anywhere in Swift concurrency.
+    private func runReady(after start: () -> Void, until finished: () -> Bool) {
         state.withLock { $0.drivers += 1 }
         start()
-        while state.withLock({ state in
-            // Take the drain if it is free and has work; otherwise leave, under the same lock, so that no job is
-            // left for a driver who has gone (enqueue starts the queue's drain once no driver is here).
-            if !state.draining, !state.ready.isEmpty {
-                state.draining = true
-                return true
+        let serial = asUnownedSerialExecutor()
+        let task = asUnownedTaskExecutor()
+        var drainingHere = false
+        var left = Self.callerJobLimit
+        while true {
+            var waiters: [CheckedContinuation<Void, Never>] = []
+            var handOff: DispatchQueue?
+            let job = state.withLock { state -> UnownedJob? in
+                let stop = left == 0 || finished()
+                if !drainingHere, !stop, !state.draining, !state.ready.isEmpty {
+                    state.draining = true
+                    drainingHere = true
+                }
+                if drainingHere {
+                    if state.ready.isEmpty {
+                        state.draining = false
+                        drainingHere = false
+                        waiters = state.becameIdle()
+                    } else if !stop {
+                        return state.ready.remove(at: state.order.pick(among: state.ready.count))
+                    }
+                }
+                // Leave, under the same lock, so that no job is left for a driver who has gone (enqueue starts the
+                // queue's drain only once no driver is here): what is ready and not draining goes to the queue.
+                state.drivers -= 1
+                if drainingHere || (!state.draining && !state.ready.isEmpty) {
+                    state.draining = true
+                    handOff = state.queue(label: label)
+                }
+                return nil
             }
-            state.drivers -= 1
-            return false
-        }) {
-            drain()
+            for waiter in waiters { waiter.resume() }
+            guard let job else {
+                if let handOff { drain(on: handOff) }
+                return
+            }
+            left -= 1
+            job.runSynchronously(isolatedTo: serial, taskExecutor: task)
         }
     }
 
@@ -151,7 +201,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     /// outside the session's work: a job of the session's cannot see it idle.
     public func settle() async {
         while true {
-            // Idle already (as after `runReady(after:)`): no continuation to make.
+            // Idle already (as after `runReady`): no continuation to make.
             let idleCount = if let count = state.withLock({ $0.isIdle ? $0.idleCount : nil }) { count } else { await idle() }
             // The main actor is shared by the process: a job of this session may be queued there.
             guard MainActorQueue.isDrained else {
@@ -177,4 +227,13 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
         }
         return state.withLock(\.idleCount)
     }
+}
+
+/// Set once, read from any thread: whether a task of ``SessionExecutor/run(_:)`` has finished.
+private final class Flag: Sendable {
+    private let value = Atomic(false)
+
+    func set() { value.store(true, ordering: .releasing) }
+
+    func isSet() -> Bool { value.load(ordering: .acquiring) }
 }

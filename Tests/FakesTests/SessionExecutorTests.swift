@@ -24,6 +24,49 @@ import Testing
         #expect(ran.threads.allSatisfy { $0 == caller.threads.first })
     }
 
+    /// A step that does not settle within the caller's share of jobs goes on on the executor's queue, so a Model that
+    /// never settles holds the session's queue rather than a thread of the cooperative pool. Each turn of the loop
+    /// is two jobs (onto the clock, an actor of the session's, and back), so 1,500 turns pass the 1,000-job share.
+    @Test func pastTheCallersShareTheRestRunsOnTheQueue() async {
+        let clock = VirtualClock(start: Date(timeIntervalSince1970: 0), mode: .frozen)
+        let caller = ThreadLog(), ran = ThreadLog()
+        await clock.scope.executor.settle {
+            caller.note()
+            clock.scope.start {
+                for _ in 0..<1_500 {
+                    ran.note()
+                    try? await clock.sleep(for: .zero)
+                }
+            }
+        }
+        let threads = ran.threads
+        #expect(threads.count == 1_500)
+        #expect(threads.first == caller.threads.first)
+        #expect(threads.last != caller.threads.first)
+    }
+
+    /// `run` waits for its operation, not for the session: work of the session's still going when the operation has
+    /// finished (a Model's loop that spins once cancelled) goes on on the queue, and `run` returns.
+    @Test func runLeavesTheRestOfTheSessionsWorkToTheQueue() async {
+        let clock = VirtualClock(start: Date(timeIntervalSince1970: 0), mode: .frozen)
+        let executor = clock.scope.executor
+        let caller = ThreadLog(), spun = ThreadLog()
+        let value = await executor.run {
+            caller.note()
+            clock.scope.start {
+                for _ in 0..<100 {
+                    spun.note()
+                    try? await clock.sleep(for: .zero)
+                }
+            }
+            return 7
+        }
+        #expect(value == 7)
+        await executor.settle()
+        #expect(spun.threads.count == 100)
+        #expect(spun.threads.last != caller.threads.first)
+    }
+
     /// `run` hands back what the operation returns, having run it on the caller's thread.
     @Test func runReturnsTheOperationsResultFromTheCallersThread() async {
         let clock = VirtualClock(start: Date(timeIntervalSince1970: 7), mode: .frozen)
