@@ -11,6 +11,8 @@ import Testing
     static let escapes: [(action: String, kinds: [ModelEscape.Kind])] = [
         ("detach", [.detachedTask]), ("wallSleep", [.wallClockSleep]), ("dispatch", [.dispatchQueue, .untrackedWork]),
         ("thread", [.untrackedWork]), ("readDate", [.wallClockRead]),
+        // Foundation sends a URLSession request to a queue of its own from the calling task.
+        ("urlSession", [.dispatchQueue]),
     ]
 
     @Test(arguments: escapes)

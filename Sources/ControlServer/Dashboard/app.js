@@ -697,7 +697,9 @@ async function sessionPage(id) {
     // Work the session could not see or order: what is shown next is not the scenario's alone, so say so and stay.
     modelEscaped: (event) => {
       const escape = JSON.parse(event.data);
-      showError(new Error(`The Model escaped its session during ${escape.during || "its run"}: ${escape.detail}. ${escape.remedy}.`));
+      // The remedy is written to follow a colon in the API's messages; here it starts a sentence.
+      const remedy = escape.remedy.charAt(0).toUpperCase() + escape.remedy.slice(1);
+      showError(new Error(`The Model escaped its session during ${escape.during || "its run"}: ${escape.detail}. ${remedy}.`));
     },
     historyChanged: async (event) => {
       stepStart = state;

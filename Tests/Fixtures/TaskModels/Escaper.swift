@@ -1,10 +1,13 @@
 public import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 public import Services
 
 /// A Model with each kind of escape a session reports: work it cannot see or order.
 public actor Escaper: Model {
     public static let name = "Escaper"
-    public static let actionNames = ["detach", "wallSleep", "readDate", "dispatch", "thread", "stay"]
+    public static let actionNames = ["detach", "wallSleep", "readDate", "dispatch", "thread", "urlSession", "stay"]
 
     public enum Action: Decodable, Sendable {
         /// A `Task.detached`.
@@ -17,6 +20,8 @@ public actor Escaper: Model {
         case dispatch
         /// The session's store called from a thread.
         case thread
+        /// A request through `URLSession` rather than the session's network.
+        case urlSession
         /// Nothing escapes: a timer on the session's clock.
         case stay
     }
@@ -72,6 +77,9 @@ public actor Escaper: Model {
                     }
                 }.start()
             }
+        case .urlSession:
+            // The discard port on loopback: refused at once. What counts is that the request leaves by URLSession.
+            _ = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:9/")!)
         case .stay:
             Task {
                 try? await clock.sleep(for: .seconds(1))
