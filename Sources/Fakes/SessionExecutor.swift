@@ -118,23 +118,17 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     /// Calls `start`, which gives the session work (spawns a task of it), and returns once the session is settled,
     /// as ``settle()`` does. What `start` makes ready runs here, on the caller's thread (see `runReady`).
     public func settle(startingWith start: () -> Void) async {
-        runReady(after: start, until: { false })
+        runReady(after: start)
         await settle()
     }
 
     /// Runs `operation` as a task of this executor and returns its result, running the session's ready jobs on the
-    /// caller's thread until it has finished (see `runReady`): for the host's calls into the session's actors, such
-    /// as stopping its clock, which would otherwise cost two thread switches. Not for a move of the session's clock,
-    /// which settles the session in the middle: ``settle()`` must be called from outside the session's work.
+    /// caller's thread meanwhile (see `runReady`): for the host's calls into the session's actors, such as stopping
+    /// its clock, which would otherwise cost two thread switches. Not for a move of the session's clock, which
+    /// settles the session in the middle: ``settle()`` must be called from outside the session's work.
     public func run<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T {
-        let finished = Flag()
         var task: Task<T, Never>?
-        runReady(after: {
-            task = Task(executorPreference: self) {
-                defer { finished.set() }
-                return await operation()
-            }
-        }, until: finished.isSet)
+        runReady { task = Task(executorPreference: self, operation: operation) }
         return await task!.value
     }
 
@@ -144,15 +138,14 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     private static let callerJobLimit = 1_000
 
     /// Calls `start` and then runs the jobs it made ready here, on the caller's thread, rather than on the queue's,
-    /// until none is ready, `finished` says the caller's own work is done, or it has run ``callerJobLimit`` jobs;
-    /// what is still ready then goes on on the queue. Work that stays within the session then costs no thread switch
+    /// until none is ready or it has run ``callerJobLimit`` jobs; what is still ready then goes on on the queue. Work that stays within the session then costs no thread switch
     /// (two otherwise, onto the queue's thread and back to the caller). Jobs that become ready once this returns —
     /// after a wait outside the session (the main actor, a live request, a clock's tick) — run on the queue.
     ///
     /// The order is the session's either way: each job is picked under the lock, wherever it runs. The caller's
     /// thread is one of the cooperative pool's, so a Model that blocks its thread waiting for work of that pool (a
     /// semaphore) can starve it, as it can anywhere in Swift concurrency.
-    private func runReady(after start: () -> Void, until finished: () -> Bool) {
+    private func runReady(after start: () -> Void) {
         state.withLock { $0.drivers += 1 }
         start()
         let serial = asUnownedSerialExecutor()
@@ -163,7 +156,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
             var waiters: [CheckedContinuation<Void, Never>] = []
             var handOff: DispatchQueue?
             let job = state.withLock { state -> UnownedJob? in
-                let stop = left == 0 || finished()
+                let stop = left == 0
                 if !drainingHere, !stop, !state.draining, !state.ready.isEmpty {
                     state.draining = true
                     drainingHere = true
@@ -227,13 +220,4 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
         }
         return state.withLock(\.idleCount)
     }
-}
-
-/// Set once, read from any thread: whether a task of ``SessionExecutor/run(_:)`` has finished.
-private final class Flag: Sendable {
-    private let value = Atomic(false)
-
-    func set() { value.store(true, ordering: .releasing) }
-
-    func isSet() -> Bool { value.load(ordering: .acquiring) }
 }
