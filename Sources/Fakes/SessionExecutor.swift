@@ -17,8 +17,8 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
         /// Counts the times the executor became idle, so that a settle can tell whether it stayed idle.
         var idleCount = 0
         var externalWaits = 0
-        /// Callers of ``settle(startingWith:)`` still on their thread: a job that becomes ready while one is there
-        /// is left for it to run, rather than wake the queue's thread.
+        /// Callers of ``settle(startingWith:)`` or ``run(_:)`` still running jobs on their own thread: a job that
+        /// becomes ready while one is there is left for it to run, rather than wake the queue's thread.
         var drivers = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         var order: SchedulingOrder
@@ -138,9 +138,10 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     private static let callerJobLimit = 1_000
 
     /// Calls `start` and then runs the jobs it made ready here, on the caller's thread, rather than on the queue's,
-    /// until none is ready or it has run ``callerJobLimit`` jobs; what is still ready then goes on on the queue. Work that stays within the session then costs no thread switch
-    /// (two otherwise, onto the queue's thread and back to the caller). Jobs that become ready once this returns —
-    /// after a wait outside the session (the main actor, a live request, a clock's tick) — run on the queue.
+    /// until none is ready or it has run `callerJobLimit` jobs; what is still ready then goes on on the queue. Work
+    /// that stays within the session then costs no thread switch (two otherwise, onto the queue's thread and back to
+    /// the caller). Jobs that become ready once this returns — after a wait outside the session (the main actor, a
+    /// live request, a clock's tick) — run on the queue.
     ///
     /// The order is the session's either way: each job is picked under the lock, wherever it runs. The caller's
     /// thread is one of the cooperative pool's, so a Model that blocks its thread waiting for work of that pool (a
@@ -195,7 +196,8 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     public func settle() async {
         while true {
             // Idle already (as after `runReady`): no continuation to make.
-            let idleCount = if let count = state.withLock({ $0.isIdle ? $0.idleCount : nil }) { count } else { await idle() }
+            let idleNow = state.withLock { $0.isIdle ? $0.idleCount : nil }
+            let idleCount = if let idleNow { idleNow } else { await idle() }
             // The main actor is shared by the process: a job of this session may be queued there.
             guard MainActorQueue.isDrained else {
                 await MainActorQueue.drained()
