@@ -27,6 +27,11 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
 
         var isIdle: Bool { !draining && ready.isEmpty && externalWaits == 0 }
 
+        /// Takes the next ready job in the session's order, wherever it is to run; nil when none is ready.
+        mutating func takeReady() -> UnownedJob? {
+            ready.isEmpty ? nil : ready.remove(at: order.pick(among: ready.count))
+        }
+
         /// The queue, made the first time a drain goes to it.
         mutating func queue(label: String) -> DispatchQueue {
             if let queue { return queue }
@@ -93,7 +98,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     /// The next job in the session's order; nil once none is ready (the executor is then idle).
     private func next() -> UnownedJob? {
         let (job, waiters): (UnownedJob?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
-            if !state.ready.isEmpty { return (state.ready.remove(at: state.order.pick(among: state.ready.count)), []) }
+            if let job = state.takeReady() { return (job, []) }
             state.draining = false
             return (nil, state.becameIdle())
         }
@@ -168,7 +173,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
                         drainingHere = false
                         waiters = state.becameIdle()
                     } else if !stop {
-                        return state.ready.remove(at: state.order.pick(among: state.ready.count))
+                        return state.takeReady()
                     }
                 }
                 // Leave, under the same lock, so that no job is left for a driver who has gone (enqueue starts the

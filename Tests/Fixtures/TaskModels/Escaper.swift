@@ -56,27 +56,11 @@ public actor Escaper: Model {
                 state.seen = Date()
             }
         case .dispatch:
-            let store = keyValue, outside = outside
             // Waits for the escaping work, so the step that caused it is the one that reports it. (The store, not
             // the clock: the clock runs on the session's executor, which this wait holds.)
-            Self.waitFor { done in
-                DispatchQueue.global().async {
-                    Task(executorPreference: outside) {
-                        _ = try? await store.keys()
-                        done()
-                    }
-                }
-            }
+            callStore { work in DispatchQueue.global().async(execute: work) }
         case .thread:
-            let store = keyValue, outside = outside
-            Self.waitFor { done in
-                Thread {
-                    Task(executorPreference: outside) {
-                        _ = try? await store.keys()
-                        done()
-                    }
-                }.start()
-            }
+            callStore { work in Thread(block: work).start() }
         case .urlSession:
             // The discard port on loopback: refused at once. What counts is that the request leaves by URLSession.
             _ = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:9/")!)
@@ -92,12 +76,19 @@ public actor Escaper: Model {
         state.steps += 1
     }
 
-    /// Blocks until `work` calls `done`: an escape happens outside the session, which cannot wait for it. The work
-    /// runs on ``OutsideExecutor``, not the cooperative pool: this wait may hold one of the pool's threads (the
-    /// caller's, which runs the session's jobs while it settles), and parallel tests could hold them all.
-    private static func waitFor(_ work: (@escaping @Sendable () -> Void) -> Void) {
+    /// Calls the session's store from work that `launch` starts outside the session, and blocks until it has: an
+    /// escape happens outside the session, which cannot wait for it. The call runs on ``OutsideExecutor``, not the
+    /// cooperative pool: this wait may hold one of the pool's threads (the caller's, which runs the session's jobs
+    /// while it settles), and parallel tests could hold them all.
+    private func callStore(from launch: (@escaping @Sendable () -> Void) -> Void) {
+        let store = keyValue, outside = outside
         let semaphore = DispatchSemaphore(value: 0)
-        work { semaphore.signal() }
+        launch {
+            Task(executorPreference: outside) {
+                _ = try? await store.keys()
+                semaphore.signal()
+            }
+        }
         semaphore.wait()
     }
 
