@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Systemd", targets: ["Systemd"]),
         .library(name: "ScenarioClient", targets: ["ScenarioClient"]),
         .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
+        .library(name: "ScenarioExplore", targets: ["ScenarioExplore"]),
         // `swift package package-daemon --product NAME`: a team's daemon as a .deb and an OCI image.
         .plugin(name: "PackageDaemon", targets: ["PackageDaemon"]),
     ],
@@ -110,10 +111,12 @@ let package = Package(
             .product(name: "NIOFoundationCompat", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // Seeded walks through a Model's steps, checked against properties and shrunk; over any ScenarioClient.
+        .target(name: "ScenarioExplore", dependencies: ["ScenarioClient", "ControlAPI", "Services", "ScenarioFormat", "Fakes"]),
         // For test suites: a daemon for the run, a session per test, state and journal assertions.
         // Both modes: a daemon process over its socket, or the engine in the test's process (no socket).
         .target(name: "ScenarioTesting", dependencies: [
-            "ScenarioClient", "ControlAPI", "Services", "Fakes", "ControlServer", "ScenarioHost", "ScenarioFormat",
+            "ScenarioClient", "ControlAPI", "Services", "Fakes", "ControlServer", "ScenarioHost", "ScenarioFormat", "ScenarioExplore",
         ]),
         // The daemon as a library: flags, socket and state rules, reload, status, systemd; any team's Models.
         .target(name: "ScenarioDaemon", dependencies: [
@@ -131,7 +134,7 @@ let package = Package(
         .executableTarget(name: "scenariod", dependencies: ["ScenarioDaemon", "FeedReader", "Ratings"]),
         // The client; `validate` asks a daemon executable (`--check`), which knows its own Models.
         .executableTarget(name: "scenarioctl", dependencies: [
-            "ScenarioClient", "ControlAPI", "Services",
+            "ScenarioClient", "ControlAPI", "Services", "ScenarioExplore",
             // Not for sessions (it has none; the hooks stay off): a static link passes --wrap=swift_task_create and the
             // rest to every product (scripts/build-deb, the package-daemon plugin), and the wraps live here.
             "CTaskOwnership",

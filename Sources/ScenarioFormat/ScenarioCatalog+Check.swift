@@ -41,6 +41,14 @@ extension ScenarioCatalog {
             checked += names.filter { !checked.contains($0) }
         }
         let unreadable = catalog.unreadableRoots.flatMap { catalog.problems["(\($0.path))"] ?? [] }
-        return CheckResult(checked: checked, problems: unreadable + checked.flatMap { catalog.problems[$0] ?? [] })
+        // A properties file is read by `explore`, not by the daemon, so its problems are checked here but do not make
+        // the scenario unservable.
+        let properties = checked.flatMap { name -> [ScenarioProblem] in
+            guard let url = catalog.directories[name]?.appendingPathComponent(PropertiesFile.fileName),
+                  FileManager.default.fileExists(atPath: url.path) else { return [] }
+            do throws(PropertiesFileError) { _ = try PropertiesFile.load(from: url) } catch { return error.problems }
+            return []
+        }
+        return CheckResult(checked: checked, problems: unreadable + checked.flatMap { catalog.problems[$0] ?? [] } + properties)
     }
 }

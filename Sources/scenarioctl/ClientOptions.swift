@@ -44,9 +44,10 @@ struct ClientOptions: ParsableArguments {
     var client: ScenarioClient { ScenarioClient(socketPath: socketPath, timeout: timeout) }
 
     /// Runs `body`, turning client errors into a message on stderr and the documented exit status.
-    func run(_ body: (ScenarioClient) async throws -> Void) async throws {
+    @discardableResult
+    func run<Result>(_ body: (ScenarioClient) async throws -> Result) async throws -> Result {
         do {
-            try await body(client)
+            return try await body(client)
         } catch let error as ScenarioClientError {
             FileHandle.standardError.write(Data("scenarioctl: \(error)\n".utf8))
             switch error {

@@ -2,7 +2,8 @@ import Foundation
 public import Services
 
 /// The test Models of this module, for a registry.
-public let taskModels: [any Model.Type] = [Kettle.self, Relay.self, FanOut.self, Racer.self, Escaper.self, Alarm.self, Metronome.self, Pendulum.self]
+public let taskModels: [any Model.Type] = [Kettle.self, Relay.self, FanOut.self, Racer.self, Escaper.self, Alarm.self, Metronome.self, Pendulum.self,
+                                            Inbox.self, Ledger.self, Poller.self]
 
 /// Writes a scenarios directory for the test Models into a new temporary directory and returns its path.
 /// - Parameter extra: More scenarios, by name: their `scenario.yaml` text.
@@ -13,9 +14,29 @@ public func writeTaskModelScenarios(extra: [String: String] = [:]) throws -> Str
         let directory = root.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try text.write(to: directory.appendingPathComponent("scenario.yaml"), atomically: true, encoding: .utf8)
+        if let properties = taskModelProperties[name] {
+            try properties.write(to: directory.appendingPathComponent("properties.yaml"), atomically: true, encoding: .utf8)
+        }
     }
     return root.path
 }
+
+/// The properties files of the planted-bug scenarios, by scenario name.
+public let taskModelProperties: [String: String] = [
+    "inbox": """
+    always:
+      - name: unread is never negative
+        that: /unread >= 0
+    """,
+    "ledger": """
+    always:
+      - /balance == /applied
+    """,
+    "poller": """
+    always:
+      - /inFlight <= 1
+    """,
+]
 
 /// The shipped-with-the-tests scenarios, by name.
 public let taskModelScenarios: [String: String] = [
@@ -70,5 +91,35 @@ public let taskModelScenarios: [String: String] = [
         - name: ring
           request: { method: POST, url: "https://alarm.test/ring" }
           response: { status: 204 }
+    """,
+    "inbox": """
+    description: Three messages; a failed refresh is retried after 30 seconds.
+    model: Inbox
+    network:
+      routes:
+        - name: messages
+          request: { method: GET, url: "https://inbox.test/messages" }
+          response: { status: 200, body: '["m1","m2","m3"]' }
+    """,
+    "ledger": """
+    description: A deposit of 10 and a charge of 5, both answered after a second.
+    model: Ledger
+    network:
+      routes:
+        - name: deposit
+          request: { method: GET, url: "https://ledger.test/deposit" }
+          response: { status: 200, body: "10", delay: 1s }
+        - name: charge
+          request: { method: GET, url: "https://ledger.test/charge" }
+          response: { status: 200, body: "-5", delay: 1s }
+    """,
+    "poller": """
+    description: A status answered after 90 seconds; the poller's timer ticks every minute.
+    model: Poller
+    network:
+      routes:
+        - name: status
+          request: { method: GET, url: "https://poller.test/status" }
+          response: { status: 200, body: "ok", delay: 90s }
     """,
 ]

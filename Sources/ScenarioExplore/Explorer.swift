@@ -1,0 +1,260 @@
+import ControlAPI
+public import Foundation
+import Fakes
+public import ScenarioClient
+import ScenarioFormat
+public import Services
+
+/// What an exploration does: how many walks of how many steps, from which seed, checked against what.
+public struct ExploreOptions: Sendable {
+    /// Walks to run.
+    public var walks: Int
+    /// Steps per walk.
+    public var steps: Int
+    /// The seed every walk derives from; the same seed walks the same steps.
+    public var seed: UInt64
+    /// Walks run at once, each in its own session; the report does not depend on it.
+    public var parallelism: Int
+    /// A properties file to check instead of the scenario's own `properties.yaml`.
+    public var propertiesFile: URL?
+    /// Properties written in Swift, checked beside the file's.
+    public var properties: [WalkProperty]
+    /// Scenario sections every walk's session overrides, as for `POST /v1/sessions`.
+    public var overrides: JSONValue?
+    /// The most replays a shrink may make.
+    public var shrinkBudget: Int
+    /// Where to write the minimal failing walk for `scenarioctl play`; nil writes none.
+    public var walkFile: URL?
+    /// A scenario name to save the failing session as (`POST …/save`); nil saves none.
+    public var saveFailureAs: String?
+
+    /// Options for `walks` walks of `steps` steps from `seed`.
+    public init(walks: Int = 100, steps: Int = 20, seed: UInt64 = 1,
+                parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, propertiesFile: URL? = nil,
+                properties: [WalkProperty] = [], overrides: JSONValue? = nil, shrinkBudget: Int = 300,
+                walkFile: URL? = nil, saveFailureAs: String? = nil) {
+        self.walks = walks
+        self.steps = steps
+        self.seed = seed
+        self.parallelism = max(1, parallelism)
+        self.propertiesFile = propertiesFile
+        self.properties = properties
+        self.overrides = overrides
+        self.shrinkBudget = shrinkBudget
+        self.walkFile = walkFile
+        self.saveFailureAs = saveFailureAs
+    }
+}
+
+/// How far an exploration has come, for a progress line.
+public struct ExploreProgress: Sendable {
+    /// Walks finished and asked for.
+    public var walksDone: Int
+    /// Walks asked for.
+    public var walks: Int
+    /// Steps taken so far.
+    public var steps: Int
+    /// Whether a failing walk is being shrunk.
+    public var shrinking: Bool
+}
+
+/// Explores a scenario: seeded walks of the Model's actions, clock moves, network weather and key-value edits, each
+/// in a session of its own, every property checked after every step; the first failing walk shrunk to a minimal one.
+/// Runs over any ``ScenarioClient``: a daemon's socket, or ScenarioTesting's daemon in the test's process.
+public struct Explorer: Sendable {
+    /// The daemon's client.
+    public let client: ScenarioClient
+    /// The scenario to explore.
+    public let scenario: String
+    /// What to run.
+    public let options: ExploreOptions
+    /// Unique per explorer, so two explorations of one daemon never share a session id.
+    private let sessionPrefix = "explore-\(UUID().uuidString.prefix(8).lowercased())"
+
+    /// An explorer of `scenario` through `client`.
+    public init(client: ScenarioClient, scenario: String, options: ExploreOptions = ExploreOptions()) {
+        self.client = client
+        self.scenario = scenario
+        self.options = options
+    }
+
+    /// Runs the walks and returns the report; a failure is in the report, not thrown.
+    /// - Throws: ``ExploreError`` when the scenario or its properties file cannot be used, or the client's error
+    ///   when the daemon cannot be reached.
+    public func run(progress: (@Sendable (ExploreProgress) -> Void)? = nil) async throws -> ExploreReport {
+        let started = ContinuousClock.now
+        let (detail, model, settings) = try await context(propertiesFile: options.propertiesFile)
+        var outcomes: [Int: WalkRunner.Outcome] = [:]
+        var firstFailure: Int?
+        var stepsSoFar = 0
+        try await withThrowingTaskGroup(of: (Int, WalkRunner.Outcome).self) { group in
+            var next = 0
+            func launch(_ walk: Int) {
+                let runner = runner(model: model, settings: settings, overrides: overrides(walk: walk))
+                group.addTask { (walk, try await runWalk(walk, runner: runner, model: model, settings: settings)) }
+            }
+            while next < min(options.parallelism, options.walks) { launch(next); next += 1 }
+            while let (walk, outcome) = try await group.next() {
+                outcomes[walk] = outcome
+                stepsSoFar += outcome.steps.count
+                if outcome.failure != nil { firstFailure = min(firstFailure ?? walk, walk) }
+                progress?(ExploreProgress(walksDone: outcomes.count, walks: options.walks, steps: stepsSoFar, shrinking: false))
+                // Walks after a failing one are not started: the report counts walks up to the first failure only,
+                // so it is the same however many run at once.
+                if next < options.walks, next < (firstFailure ?? .max) { launch(next); next += 1 }
+            }
+        }
+        let counted = (0...(firstFailure ?? options.walks - 1)).compactMap { outcomes[$0] }
+        var report = summarize(counted, detail: detail, model: model, settings: settings)
+        if let firstFailure, let outcome = outcomes[firstFailure], let failure = outcome.failure {
+            progress?(ExploreProgress(walksDone: counted.count, walks: options.walks, steps: report.steps, shrinking: true))
+            report.failure = try await shrink(walk: firstFailure, outcome: outcome, failure: failure, model: model, settings: settings)
+        }
+        report.seconds = (ContinuousClock.now - started).seconds
+        report.stepsPerSecond = report.seconds > 0 ? Double(report.steps) / report.seconds : 0
+        return report
+    }
+
+    /// Replays a walk file in a new session, checking the same properties, and returns the failure, if any.
+    /// - Parameter keep: Leave the session open afterwards (its id is `walk-…`), to look at it.
+    public func play(_ walk: WalkFile, keep: Bool = false) async throws -> (session: String, steps: [WalkStep], failure: PropertyFailure?) {
+        let (_, model, settings) = try await context(propertiesFile: walk.properties.map { URL(fileURLWithPath: $0) })
+        let runner = WalkRunner(client: client, scenario: walk.scenario, overrides: walk.overrides, model: model,
+                                settings: settings, closures: options.properties)
+        let id = "walk-\(UUID().uuidString.prefix(8).lowercased())"
+        let outcome = try await runner.run(id: id, steps: .given(walk.steps), keep: keep)
+        return (id, outcome.steps, outcome.failure)
+    }
+
+    // MARK: Parts
+
+    /// The scenario's description, its Model's, and the properties to check (the file given, else the scenario's own).
+    private func context(propertiesFile: URL?) async throws -> (ScenarioDetail, ModelDescription, PropertiesFile) {
+        let detail: ScenarioDetail
+        do {
+            detail = try await client.scenario(scenario)
+        } catch let error as ScenarioClientError where error.code != nil {
+            throw ExploreError("cannot explore scenario '\(scenario)': \(error)")
+        }
+        guard let model = try await client.models().first(where: { $0.name == detail.model }) else {
+            throw ExploreError("the daemon does not describe Model \(detail.model), which scenario \(scenario) runs")
+        }
+        let ownFile = URL(fileURLWithPath: detail.directory).appendingPathComponent(PropertiesFile.fileName)
+        let file = propertiesFile ?? (FileManager.default.fileExists(atPath: ownFile.path) ? ownFile : nil)
+        guard let file else { return (detail, model, PropertiesFile()) }
+        do {
+            return (detail, model, try PropertiesFile.load(from: file, model: model))
+        } catch {
+            throw ExploreError("the properties file has \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"):\n\(error)")
+        }
+    }
+
+    private func runner(model: ModelDescription, settings: PropertiesFile, overrides: JSONValue?) -> WalkRunner {
+        WalkRunner(client: client, scenario: scenario, overrides: overrides, model: model, settings: settings, closures: options.properties)
+    }
+
+    /// The seed walk `walk` draws its steps from.
+    private func seed(walk: Int) -> UInt64 {
+        SeededRandom(seed: options.seed &+ UInt64(walk) &* 0x9E37_79B9_7F4A_7C15).next()
+    }
+
+    /// The options' overrides, with a schedule seed of the walk's own, so walks try different orders of the work
+    /// that is ready at once (unless the overrides fix one).
+    private func overrides(walk: Int) -> JSONValue {
+        var members: [String: JSONValue] = if case .object(let given)? = options.overrides { given } else { [:] }
+        if members["schedule"] == nil { members["schedule"] = ["seed": .int(Int(seed(walk: walk) % 1_000_000_007))] }
+        return .object(members)
+    }
+
+    /// One walk, then (when it held) its replay in a new session, whose state must be the same bytes.
+    private func runWalk(_ walk: Int, runner: WalkRunner, model: ModelDescription, settings: PropertiesFile) async throws -> WalkRunner.Outcome {
+        let generator = StepGenerator(model: model, settings: settings, seed: seed(walk: walk))
+        var outcome = try await runner.run(id: "\(sessionPrefix)-\(walk)", steps: .drawn(generator, count: options.steps))
+        guard outcome.failure == nil else { return outcome }
+        let replay = try await runner.run(id: "\(sessionPrefix)-\(walk)-replay", steps: .given(outcome.steps))
+        outcome.checks[BuiltInProperty.replayIsIdentical.rawValue, default: 0] += 1
+        if replay.finalState.jsonData != outcome.finalState.jsonData {
+            let mismatch = outcome.finalState.firstMismatch(with: replay.finalState).map { "\($0)" } ?? "the bytes differ"
+            outcome.failure = PropertyFailure(property: BuiltInProperty.replayIsIdentical.rawValue, step: outcome.steps.count,
+                                              detail: "replayed, the walk ends in another state: \(mismatch) (walk against replay)")
+            outcome.failingStates = (outcome.finalState, replay.finalState)
+        }
+        return outcome
+    }
+
+    private func summarize(_ outcomes: [WalkRunner.Outcome], detail: ScenarioDetail, model: ModelDescription,
+                           settings: PropertiesFile) -> ExploreReport {
+        var kinds: [String: Int] = [:]
+        var routes: [String: Int] = Dictionary(uniqueKeysWithValues: detail.routes.map { ($0.name, 0) })
+        var checks: [String: Int] = [:]
+        var steps = 0
+        var refused = 0
+        for outcome in outcomes {
+            steps += outcome.steps.count
+            refused += outcome.refused
+            for step in outcome.steps { kinds[step.kind, default: 0] += 1 }
+            for (route, count) in outcome.routes { routes[route, default: 0] += count }
+            for (name, count) in outcome.checks { checks[name, default: 0] += count }
+        }
+        checks[BuiltInProperty.noModelEscape.rawValue] = steps
+        checks[BuiltInProperty.noServerError.rawValue] = steps
+        var properties = BuiltInProperty.allCases.filter { $0 != .noUnansweredRequest || settings.fullCoverage }.map {
+            ExploreReport.PropertyCount(name: $0.rawValue, kind: "builtIn", checks: checks[$0.rawValue] ?? 0)
+        }
+        properties += settings.properties.map { property in
+            let kind = switch property.kind {
+            case .always: "always"
+            case .never: "never"
+            case .eventually: "eventually"
+            }
+            return ExploreReport.PropertyCount(name: property.name, kind: kind, checks: checks[property.name] ?? 0)
+        }
+        properties += options.properties.map { ExploreReport.PropertyCount(name: $0.name, kind: "swift", checks: checks[$0.name] ?? 0) }
+        return ExploreReport(
+            scenario: scenario, model: model.name, seed: options.seed, walks: options.walks, walksRun: outcomes.count,
+            stepsPerWalk: options.steps, steps: steps, refusedSteps: refused, stepKinds: kinds, routes: routes,
+            routesNeverRequested: routes.filter { $0.value == 0 }.map(\.key).sorted(), properties: properties, failure: nil,
+            seconds: 0, stepsPerSecond: 0)
+    }
+
+    /// Shrinks the failing walk, writes it for `scenarioctl play` and saves its session as a scenario when asked.
+    private func shrink(walk: Int, outcome: WalkRunner.Outcome, failure: PropertyFailure, model: ModelDescription,
+                        settings: PropertiesFile) async throws -> ExploreReport.Failure {
+        var runner = runner(model: model, settings: settings, overrides: overrides(walk: walk))
+        var minimal = (steps: outcome.steps, outcome: outcome, overrides: runner.overrides, tries: 0)
+        // A replay that differs is a property of two runs, which one replay cannot re-check: it is reported whole.
+        if failure.property != BuiltInProperty.replayIsIdentical.rawValue {
+            let prefix = sessionPrefix
+            let shrinker = WalkShrinker(runner: runner, mayReseed: options.overrides?.value(at: "/schedule") == nil,
+                                        property: failure.property, budget: options.shrinkBudget, sessionID: { "\(prefix)-shrink-\($0)" })
+            minimal = try await shrinker.shrink(outcome.steps, outcome: outcome)
+            runner.overrides = minimal.overrides
+        }
+        let found = minimal.outcome.failure ?? failure
+        let states = minimal.outcome.failingStates ?? (.null, .null)
+        var report = ExploreReport.Failure(walk: walk, property: found, originalSteps: outcome.steps.count, steps: minimal.steps,
+                                           shrinkRuns: minimal.tries, stateDifference: states.before.differences(to: states.after),
+                                           walkFile: nil, savedScenario: nil)
+        if let url = options.walkFile {
+            let file = WalkFile(scenario: scenario, overrides: runner.overrides, properties: options.propertiesFile?.path, seed: options.seed,
+                                walk: walk, failure: found, steps: minimal.steps)
+            do { try file.write(to: url) } catch {
+                throw ExploreError("cannot write the walk file \(url.path): \(error.localizedDescription)")
+            }
+            report.walkFile = url.path
+        }
+        if let name = options.saveFailureAs {
+            let id = "\(sessionPrefix)-save"
+            _ = try await runner.run(id: id, steps: .given(minimal.steps), keep: true)
+            do {
+                report.savedScenario = try await client.saveSession(as: name, description: "explore found \(found.property) broken "
+                    + "after step \(found.step) (seed \(options.seed), walk \(walk))", session: id).scenario
+            } catch {
+                try? await client.deleteSession(id)
+                throw error
+            }
+            try? await client.deleteSession(id)
+        }
+        return report
+    }
+}

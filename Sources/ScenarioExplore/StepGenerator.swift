@@ -1,0 +1,96 @@
+import Fakes
+import ScenarioFormat
+import Services
+
+/// Draws a walk's steps from its seed: the Model's actions with arguments made from its self-description, clock
+/// moves, network weather and the key-value edits the scenario's properties file allows, in the file's weights.
+struct StepGenerator {
+    /// The moves a walk makes, short to long: a tick within a request's delay up to an hour of timers.
+    static let clockMoves = ["100ms", "1s", "5s", "30s", "2m", "15m", "1h"]
+    /// The weather a walk switches to; the scenario's own network is as likely as all the others together.
+    static let weathers: [NetworkWeather] = [
+        NetworkWeather(), NetworkWeather(), NetworkWeather(), NetworkWeather(),
+        NetworkWeather(offline: true), NetworkWeather(delay: "2s"), NetworkWeather(fault: "timeout"), NetworkWeather(fault: "connectionReset"),
+    ]
+
+    let model: ModelDescription
+    let settings: PropertiesFile
+    private let random: SeededRandom
+
+    init(model: ModelDescription, settings: PropertiesFile, seed: UInt64) {
+        self.model = model
+        self.settings = settings
+        random = SeededRandom(seed: seed)
+    }
+
+    /// The next step, given the state the walk stands in (its strings and numbers are likely arguments).
+    func next(state: JSONValue) -> WalkStep {
+        let weights = settings.weights
+        let kinds: [(Int, Int)] = [
+            (0, model.actions.isEmpty ? 0 : weights.action), (1, weights.clock), (2, weights.network),
+            (3, settings.keyValue.isEmpty ? 0 : weights.keyValue),
+        ]
+        switch pick(weighted: kinds) {
+        case 0:
+            let action = model.actions[below(model.actions.count)]
+            return .action(name: action.name, arguments: arguments(for: action, state: state))
+        case 1: return .advanceClock(Self.clockMoves[below(Self.clockMoves.count)])
+        case 2: return .network(Self.weathers[below(Self.weathers.count)])
+        default:
+            let keys = settings.keyValue.keys.sorted()
+            let key = keys[below(keys.count)]
+            let values = settings.keyValue[key] ?? [.null]
+            let value = values[below(values.count)]
+            return value == .null ? .removeKeyValue(key) : .setKeyValue(key: key, value: value)
+        }
+    }
+
+    /// Each argument from the file's examples, else by its JSON type from values in the state and a few edges; an
+    /// optional one left out one time in four.
+    private func arguments(for action: ActionDescription, state: JSONValue) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        for argument in action.arguments {
+            if !argument.required, below(4) == 0 { continue }
+            let candidates = settings.arguments[action.name]?[argument.name] ?? Self.candidates(ofType: argument.type, in: state)
+            members[argument.name] = candidates[below(candidates.count)]
+        }
+        return .object(members)
+    }
+
+    /// Values of `type` found in the state (the ids and URLs an action most likely takes), then edge values.
+    static func candidates(ofType type: String, in state: JSONValue) -> [JSONValue] {
+        var found: [JSONValue] = []
+        func collect(_ value: JSONValue) {
+            guard found.count < 64 else { return }
+            switch value {
+            case .object(let members): for key in members.keys.sorted() { collect(members[key]!) }
+            case .array(let items): items.forEach(collect)
+            case .string where type == "string", .int where type == "integer", .int where type == "number", .double where type == "number":
+                if !found.contains(value) { found.append(value) }
+            default: break
+            }
+        }
+        collect(state)
+        switch type {
+        case "string": return found + ["", "x"]
+        case "integer": return found + [-1, 0, 1, 2, 10]
+        case "number": return found + [-1, 0, 0.5, 1, 100]
+        case "boolean": return [true, false]
+        case "array": return [[]]
+        default: return [[:]]
+        }
+    }
+
+    private func below(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }
+
+    private func pick(weighted choices: [(Int, Int)]) -> Int {
+        let total = choices.reduce(0) { $0 + $1.1 }
+        guard total > 0 else { return 0 }
+        var roll = below(total)
+        for (choice, weight) in choices {
+            if roll < weight { return choice }
+            roll -= weight
+        }
+        return choices.last!.0
+    }
+}

@@ -1,0 +1,211 @@
+import ControlAPI
+import Foundation
+import ScenarioClient
+import ScenarioFormat
+import Services
+
+/// Runs one walk in a session of its own: each step through the control API, then every property checked.
+struct WalkRunner: Sendable {
+    let client: ScenarioClient
+    let scenario: String
+    var overrides: JSONValue?
+    let model: ModelDescription
+    let settings: PropertiesFile
+    let closures: [WalkProperty]
+
+    /// Where the steps come from: drawn as the walk goes (they depend on the state), or given (a replay, a shrink).
+    enum Steps {
+        case drawn(StepGenerator, count: Int)
+        case given([WalkStep])
+    }
+
+    /// What a walk did and found.
+    struct Outcome: Sendable {
+        /// The steps taken, the failing one last when one failed.
+        var steps: [WalkStep] = []
+        var failure: PropertyFailure?
+        /// The state before and after the failing step.
+        var failingStates: (before: JSONValue, after: JSONValue)?
+        /// How many times each property was checked.
+        var checks: [String: Int] = [:]
+        /// Requests each route answered.
+        var routes: [String: Int] = [:]
+        /// Steps the daemon refused (a 4xx), which change nothing.
+        var refused = 0
+        var finalState: JSONValue = .null
+    }
+
+    /// An `eventually` property waiting for its condition.
+    private struct Obligation {
+        var property: PropertiesFile.Property
+        var deadline: Date
+        var within: Duration
+        var step: Int
+    }
+
+    /// Runs the walk in a new session `id`, deleted afterwards unless `keep`.
+    func run(id: String, steps: Steps, keep: Bool = false) async throws -> Outcome {
+        let session = try await client.createSession(scenario: scenario, id: id, overrides: overrides)
+        do {
+            let outcome = try await walk(session: session, steps: steps)
+            if !keep { try await client.deleteSession(id) }
+            return outcome
+        } catch {
+            try? await client.deleteSession(id)
+            throw error
+        }
+    }
+
+    private func walk(session: SessionBody, steps: Steps) async throws -> Outcome {
+        let id = session.id
+        var outcome = Outcome()
+        var state = try await client.state(session: id)
+        var now = session.now
+        var obligations: [Obligation] = []
+        let needsStore = settings.properties.contains { $0.condition.readsStore }
+        let needsJournal = settings.properties.contains { $0.condition.readsJournal }
+
+        /// Checks every property against the session as it stands after step `number`; nil when all hold.
+        func check(after number: Int, step: WalkStep?) async throws -> PropertyFailure? {
+            let store: JSONValue = needsStore ? try await storeObject(id) : .null
+            let journal: JSONValue = needsJournal ? try JSONValue(json: JSONEncoder.services.encode(await client.journal(session: id).entries)) : .null
+            for property in settings.properties {
+                outcome.checks[property.name, default: 0] += 1
+                let holds = property.condition.holds(state: state, store: store, journal: journal)
+                switch property.kind {
+                case .always where !holds, .never where holds:
+                    return PropertyFailure(property: property.name, step: number,
+                                           detail: property.condition.explain(state: state, store: store, journal: journal), place: property.place)
+                case .eventually(let after, let within):
+                    if case .action(after, _) = step { obligations.append(Obligation(property: property, deadline: now.addingTimeInterval(within.seconds), within: within, step: number)) }
+                default: break
+                }
+            }
+            obligations.removeAll { $0.property.condition.holds(state: state, store: store, journal: journal) }
+            for property in closures {
+                outcome.checks[property.name, default: 0] += 1
+                if !property.holds(state) { return PropertyFailure(property: property.name, step: number, detail: "the state is \(String(decoding: state.jsonData, as: UTF8.self))") }
+            }
+            if settings.fullCoverage {
+                outcome.checks[BuiltInProperty.noUnansweredRequest.rawValue, default: 0] += 1
+                let unmatched = try await client.requestCounts(session: id).unmatched
+                if unmatched > 0 {
+                    let first = try await client.unmatchedRequests(session: id).entries.first
+                    return PropertyFailure(property: BuiltInProperty.noUnansweredRequest.rawValue, step: number,
+                                           detail: "\(unmatched) request\(unmatched == 1 ? "" : "s") matched no route" + (first.map { ", first \($0.method) \($0.url)" } ?? ""))
+                }
+            }
+            return nil
+        }
+
+        /// Moves the clock by `duration`, stopping at each pending deadline on the way to decide it there.
+        func move(by duration: Duration, number: Int) async throws -> PropertyFailure? {
+            var remaining = duration
+            while let due = obligations.min(by: { $0.deadline < $1.deadline }) {
+                let gap = Self.milliseconds(from: now, to: due.deadline)
+                guard gap <= remaining else { break }
+                if gap > .zero {
+                    now = try await client.advanceClock(by: DurationText.format(gap), session: id)
+                    remaining -= gap
+                    state = try await client.state(session: id)
+                    if let failure = try await check(after: number, step: nil) { return failure }
+                }
+                if let missed = obligations.first(where: { $0.deadline <= now }) {
+                    return PropertyFailure(property: missed.property.name, step: number,
+                                           detail: "not true within \(DurationText.format(missed.within)) of step \(missed.step); "
+                                               + missed.property.condition.explain(state: state, store: .null, journal: .null),
+                                           place: missed.property.place)
+                }
+            }
+            if remaining > .zero {
+                now = try await client.advanceClock(by: DurationText.format(remaining), session: id)
+                state = try await client.state(session: id)
+            }
+            return nil
+        }
+
+        if let failure = try await check(after: 0, step: nil) {
+            outcome.failure = failure
+            outcome.failingStates = (state, state)
+            outcome.finalState = state
+            return outcome
+        }
+        let planned: Int
+        switch steps {
+        case .drawn(_, let count): planned = count
+        case .given(let given): planned = given.count
+        }
+        for number in 1...max(planned, 1) where number <= planned {
+            let step: WalkStep
+            switch steps {
+            case .drawn(let generator, _): step = generator.next(state: state)
+            case .given(let given): step = given[number - 1]
+            }
+            outcome.steps.append(step)
+            let before = state
+            var failure: PropertyFailure?
+            do {
+                switch step {
+                case .action(let name, let arguments):
+                    state = try await client.perform(name, arguments: arguments, session: id)
+                case .advanceClock(let duration):
+                    failure = try await move(by: DurationText.parse(duration) ?? .zero, number: number)
+                case .network(let weather):
+                    _ = try await client.setNetworkConditions(.init(offline: weather.offline, fault: weather.fault, delay: weather.delay), session: id)
+                case .setKeyValue(let key, let value):
+                    _ = try await client.setKeyValue(key, to: value, session: id)
+                case .removeKeyValue(let key):
+                    try await client.removeKeyValue(key, session: id)
+                }
+            } catch let error as ScenarioClientError {
+                guard case .api(let status, let body) = error else { throw error }
+                if body.code == "modelEscaped" {
+                    failure = PropertyFailure(property: BuiltInProperty.noModelEscape.rawValue, step: number, detail: body.message)
+                } else if status >= 500 {
+                    failure = PropertyFailure(property: BuiltInProperty.noServerError.rawValue, step: number, detail: "\(status) \(body.code): \(body.message)")
+                } else {
+                    outcome.refused += 1
+                }
+            }
+            if failure == nil { failure = try await check(after: number, step: step) }
+            if let failure {
+                outcome.failure = failure
+                outcome.failingStates = (before, state)
+                break
+            }
+        }
+        // A walk ends with every `eventually` decided: the clock moves on to each deadline still pending.
+        if outcome.failure == nil, let last = obligations.map(\.deadline).max() {
+            let before = state
+            if let failure = try await move(by: Self.milliseconds(from: now, to: last), number: outcome.steps.count) {
+                outcome.failure = failure
+                outcome.failingStates = (before, state)
+            }
+        }
+        if outcome.failure == nil {
+            // A daemon that only warns of escapes (--model-escapes warn) still lists them.
+            if let escape = try await client.session(id).escapes.first {
+                outcome.failure = PropertyFailure(property: BuiltInProperty.noModelEscape.rawValue, step: outcome.steps.count,
+                                                  detail: "\(escape.detail) during \(escape.during ?? "the run") (\(escape.kind)); \(escape.remedy)")
+                outcome.failingStates = (state, state)
+            }
+        }
+        outcome.routes = try await client.requestCounts(session: id).routes
+        outcome.finalState = state
+        return outcome
+    }
+
+    /// The time from `start` to `end`, to the millisecond the clock's API takes.
+    private static func milliseconds(from start: Date, to end: Date) -> Duration {
+        .milliseconds(Int64((end.timeIntervalSince(start) * 1000).rounded()))
+    }
+
+    /// The store as one object of keys, for `$store` operands.
+    private func storeObject(_ id: String) async throws -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        for key in try await client.keyValueKeys(session: id) {
+            members[key] = try await client.keyValue(key, session: id)
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,117 @@
+public import Services
+
+/// One step of a walk: what a client does to a session between two checks of its properties.
+///
+/// A walk file writes each as a one-key object: `{"action": {"name": "setIsRead", "arguments": {…}}}`,
+/// `{"advanceClock": "15m"}`, `{"network": {"offline": true}}` (`{}`: the scenario's own network),
+/// `{"setKeyValue": {"key": "readItems", "value": []}}`, `{"removeKeyValue": "readItems"}`.
+public enum WalkStep: Sendable, Hashable, Codable {
+    /// An action of the Model, with its arguments.
+    case action(name: String, arguments: JSONValue)
+    /// A move of the session's clock (`250ms`, `15m`).
+    case advanceClock(String)
+    /// Network weather: offline, a fault for every request, a delay added to every answer, or (all nil) the
+    /// scenario's own network.
+    case network(NetworkWeather)
+    /// A key-value edit.
+    case setKeyValue(key: String, value: JSONValue)
+    /// A key removed from the store.
+    case removeKeyValue(String)
+
+    /// The step's kind as the summary counts it: `action NAME`, `clock`, `network`, `keyValue`.
+    public var kind: String {
+        switch self {
+        case .action(let name, _): "action \(name)"
+        case .advanceClock: "clock"
+        case .network: "network"
+        case .setKeyValue, .removeKeyValue: "keyValue"
+        }
+    }
+
+    /// One line for people: `setIsRead {"url":"…","value":true}`, `advance the clock by 15m`, `go offline`.
+    public var summary: String {
+        switch self {
+        case .action(let name, let arguments):
+            if case .object(let members) = arguments, members.isEmpty { return name }
+            return "\(name) \(String(decoding: arguments.jsonData, as: UTF8.self))"
+        case .advanceClock(let duration): return "advance the clock by \(duration)"
+        case .network(let weather): return weather.summary
+        case .setKeyValue(let key, let value): return "set key \(key) to \(String(decoding: value.jsonData, as: UTF8.self))"
+        case .removeKeyValue(let key): return "remove key \(key)"
+        }
+    }
+
+    private enum Key: String, CodingKey {
+        case action, advanceClock, network, setKeyValue, removeKeyValue
+    }
+
+    private struct ActionBody: Codable {
+        var name: String
+        var arguments: JSONValue?
+    }
+
+    private struct KeyValueBody: Codable {
+        var key: String
+        var value: JSONValue
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        guard container.allKeys.count == 1, let key = container.allKeys.first else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
+                "a step is an object with exactly one of action, advanceClock, network, setKeyValue, removeKeyValue"))
+        }
+        switch key {
+        case .action:
+            let body = try container.decode(ActionBody.self, forKey: key)
+            self = .action(name: body.name, arguments: body.arguments ?? [:])
+        case .advanceClock:
+            let duration = try container.decode(String.self, forKey: key)
+            guard DurationText.parse(duration) != nil else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "'\(duration)' is not a duration such as 250ms or 15m")
+            }
+            self = .advanceClock(duration)
+        case .network: self = .network(try container.decode(NetworkWeather.self, forKey: key))
+        case .setKeyValue:
+            let body = try container.decode(KeyValueBody.self, forKey: key)
+            self = .setKeyValue(key: body.key, value: body.value)
+        case .removeKeyValue: self = .removeKeyValue(try container.decode(String.self, forKey: key))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        switch self {
+        case .action(let name, let arguments): try container.encode(ActionBody(name: name, arguments: arguments), forKey: .action)
+        case .advanceClock(let duration): try container.encode(duration, forKey: .advanceClock)
+        case .network(let weather): try container.encode(weather, forKey: .network)
+        case .setKeyValue(let key, let value): try container.encode(KeyValueBody(key: key, value: value), forKey: .setKeyValue)
+        case .removeKeyValue(let key): try container.encode(key, forKey: .removeKeyValue)
+        }
+    }
+}
+
+/// The network a walk switches its session into, as `PUT …/network/conditions` takes it.
+public struct NetworkWeather: Sendable, Hashable, Codable {
+    /// Every request fails with `offline`.
+    public var offline: Bool?
+    /// Every request fails with this transport error.
+    public var fault: String?
+    /// Added to every answer's delay.
+    public var delay: String?
+
+    /// Weather as given; all nil is the scenario's own network.
+    public init(offline: Bool? = nil, fault: String? = nil, delay: String? = nil) {
+        self.offline = offline
+        self.fault = fault
+        self.delay = delay
+    }
+
+    /// `go offline`, `fail every request with timeout`, `slow every answer by 2s`, `back to the scenario's network`.
+    public var summary: String {
+        if offline == true { return "go offline" }
+        if let fault { return "fail every request with \(fault)" }
+        if let delay { return "slow every answer by \(delay)" }
+        return "back to the scenario's network"
+    }
+}

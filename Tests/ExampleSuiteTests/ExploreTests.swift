@@ -1,0 +1,69 @@
+import Foundation
+import ScenarioExplore
+import ScenarioTesting
+import Services
+import TaskModels
+import Testing
+
+/// `explore` against Models with a bug only one kind of sequence reveals, in both ScenarioTesting modes: found for a
+/// fixed seed, shrunk to the bug's shortest walk (or one step more), and replayed from the walk file exactly.
+@Suite struct ExploreTests {
+    /// Each planted bug, the property it breaks and the length of its shortest walk.
+    static let plantedBugs: [(scenario: String, property: String, shortest: Int)] = [
+        ("inbox", "unread is never negative", 5),
+        ("ledger", "/balance == /applied", 2),
+        ("poller", "/inFlight <= 1", 2),
+    ]
+
+    @Test(arguments: Mode.allCases)
+    func eachPlantedBugIsFoundShrunkAndReplayed(mode: Mode) async throws {
+        let daemon = try await mode.start()
+        for bug in Self.plantedBugs {
+            let walkFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(bug.scenario)-\(UUID()).walk.json")
+            defer { try? FileManager.default.removeItem(at: walkFile) }
+            let explorer = Explorer(client: daemon.client, scenario: bug.scenario, options: ExploreOptions(
+                walks: 300, steps: 20, seed: 3, parallelism: 2, walkFile: walkFile))
+            let report = try await explorer.run()
+            let failure = try #require(report.failure, "explore found no failure in \(bug.scenario): \(report.text)")
+            #expect(failure.property.property == bug.property, "\(report.text)")
+            #expect(failure.steps.count <= bug.shortest + 1, "\(report.text)")
+            #expect(failure.property.step == failure.steps.count)
+            let written = try WalkFile.read(from: walkFile)
+            #expect(written.steps == failure.steps)
+            let replay = try await explorer.play(written)
+            #expect(replay.failure == failure.property, "the replay of \(bug.scenario) broke \(String(describing: replay.failure))")
+        }
+    }
+
+    @Test func theSameSeedGivesTheSameReportInProcessAndOverTheSocketAtAnyParallelism() async throws {
+        let inProcess = try await Mode.inProcess.start()
+        let daemon = try await Mode.daemon.start()
+        for scenario in ["inbox", "ledger"] {
+            var reports: [ExploreReport] = []
+            for (client, parallelism) in [(inProcess.client, 1), (inProcess.client, 2), (daemon.client, 1), (daemon.client, 2)] {
+                let explorer = Explorer(client: client, scenario: scenario, options: ExploreOptions(walks: 60, steps: 15, seed: 11, parallelism: parallelism))
+                var report = try await explorer.run().withoutTimings
+                report.failure?.property.place = nil  // each mode reads the scenarios from a directory of its own
+                reports.append(report)
+            }
+            #expect(reports.allSatisfy { $0 == reports[0] }, "\(reports.map(\.text).joined(separator: "\n----\n"))")
+            #expect(reports[0].steps > 0)
+        }
+    }
+
+    @Test func swiftPropertiesAreCheckedBesideTheFile() async throws {
+        let daemon = try await Mode.inProcess.start()
+        let error = try await #require(throws: ScenarioTestingError.self) {
+            try await explore("kettle", walks: 20, steps: 10, properties: [
+                .never("the kettle is ready") { $0.value(at: "/status") == "ready" },
+            ], daemon: daemon)
+        }
+        #expect(error.description.contains("FAILED: the kettle is ready"), "\(error)")
+        let report = try await explore("kettle", walks: 20, steps: 10, properties: [
+            .always("the kettle has a status") { $0.value(at: "/status") != nil },
+        ], daemon: daemon)
+        let checked = try #require(report.properties.first { $0.name == "the kettle has a status" })
+        #expect(checked.kind == "swift")
+        #expect(checked.checks == report.steps + report.walksRun)
+    }
+}

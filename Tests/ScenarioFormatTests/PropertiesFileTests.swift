@@ -1,0 +1,101 @@
+import Foundation
+import ScenarioFormat
+import Services
+import Testing
+
+/// `properties.yaml`: what `explore` checks. Read with every problem located, as scenario files are.
+@Suite struct PropertiesFileTests {
+    static let inbox = ModelDescription(name: "Inbox", actions: [
+        ActionDescription(name: "refresh", arguments: []),
+        ActionDescription(name: "markRead", arguments: [ArgumentDescription(name: "id", type: "string", required: true)]),
+    ], keys: [])
+
+    @Test func everyPartIsRead() throws {
+        let file = try PropertiesFile.parse("""
+        fullCoverage: true
+        always:
+          - /unread >= 0
+          - name: at most three
+            that: count(/messages) <= 3
+        never:
+          - $store/readItems == "broken"
+        eventually:
+          - after: refresh
+            within: 30s
+            that: /error == null
+        walk:
+          weights: { action: 3, keyValue: 0 }
+          arguments:
+            markRead: { id: ["m1", "m2"] }
+          keyValue:
+            readItems: [[], null]
+        """, file: "p.yaml", model: Self.inbox)
+        #expect(file.fullCoverage)
+        #expect(file.properties.map(\.name) == ["/unread >= 0", "at most three", "$store/readItems == \"broken\"", "/error == null"])
+        #expect(file.properties.map(\.place) == ["p.yaml:3:5", "p.yaml:5:11", "p.yaml:7:5", "p.yaml:11:11"])
+        #expect(file.properties[3].kind == .eventually(after: "refresh", within: .seconds(30)))
+        #expect(file.weights == PropertiesFile.Weights(action: 3, clock: 2, network: 1, keyValue: 0))
+        #expect(file.arguments == ["markRead": ["id": ["m1", "m2"]]])
+        #expect(file.keyValue == ["readItems": [[], .null]])
+    }
+
+    @Test func everyProblemIsLocatedWithASuggestion() throws {
+        let error = try #require(throws: PropertiesFileError.self) {
+            try PropertiesFile.parse("""
+            alwayz:
+              - /unread >= 0
+            always:
+              - /unread >== 0
+              - count(/messages <= 3
+            eventually:
+              - after: refrsh
+                within: soon
+                that: /error == null
+            walk:
+              arguments:
+                markRead: { ident: ["m1"] }
+            """, file: "p.yaml", model: Self.inbox)
+        }
+        #expect(error.problems.map(\.description) == [
+            "p.yaml:1:1: unknown key 'alwayz' in the properties file. Did you mean 'always'? Allowed keys: fullCoverage, always, never, eventually, walk.",
+            "p.yaml:4:5: always[0]: '= 0' is not an operand: write a pointer into the state (/items), $store/KEY, $journal, count(…), or a JSON value (0, \"text\", true, null).",
+            "p.yaml:5:5: always[1]: count( is not closed by ')' at '<= 3'.",
+            "p.yaml:7:12: eventually[0].after: 'refrsh' is not an action of Inbox. Did you mean 'refresh'? Its actions: refresh, markRead.",
+            "p.yaml:8:13: eventually[0].within must be a duration such as 250ms, 2s, 15m or 1h30m, got 'soon'.",
+            "p.yaml:12:17: walk.arguments.markRead: 'ident' is not an argument of markRead. Its arguments: id.",
+        ])
+    }
+
+    @Test func conditionsCompareNumbersStringsAndMissingValues() throws {
+        let state: JSONValue = ["unread": 2, "title": "b", "items": [1, 2, 3]]
+        let store: JSONValue = ["readItems": ["x"]]
+        let journal: JSONValue = [["status": 500]]
+        func holds(_ text: String) throws -> Bool {
+            try PropertyCondition(parsing: text).holds(state: state, store: store, journal: journal)
+        }
+        #expect(try holds("/unread >= 0"))
+        #expect(try !holds("/unread < 2"))
+        #expect(try holds("/unread == 2.0"))
+        #expect(try holds("/title > \"a\""))
+        #expect(try holds("count(/items) == 3"))
+        #expect(try holds("/missing == null"))
+        #expect(try !holds("/missing > 0"))
+        #expect(try holds("$store/readItems/0 == \"x\""))
+        #expect(try holds("$journal/0/status != 200"))
+        #expect(try holds("count($journal) == 1"))
+        #expect(try !holds("/title"))
+        #expect(throws: PropertyConditionError.self) { try PropertyCondition(parsing: "$stor/x == 1") }
+    }
+
+    @Test func validateReportsAPropertiesFileProblemBesideTheScenario() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-properties-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("s"), withIntermediateDirectories: true)
+        try "description: Fine.\nmodel: FeedReader\n".write(to: root.appendingPathComponent("s/scenario.yaml"), atomically: true, encoding: .utf8)
+        try "never:\n  - /error >\n".write(to: root.appendingPathComponent("s/properties.yaml"), atomically: true, encoding: .utf8)
+        let result = ScenarioCatalog.check([root.appendingPathComponent("s")], models: modelNames)
+        #expect(result.problems.map(\.description) == [
+            root.appendingPathComponent("s/properties.yaml").path + ":2:5: never[0]: '' is not an operand: write a pointer into the state (/items), $store/KEY, $journal, count(…), or a JSON value (0, \"text\", true, null).",
+        ])
+    }
+}
