@@ -169,7 +169,9 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
-        .testTarget(name: "ExampleSuiteTests", dependencies: ["ScenarioTesting", "ScenarioClient", "ControlAPI", "Services", "Fakes", "TaskModels"]),
+        .testTarget(name: "ExampleSuiteTests", dependencies: [
+            "ScenarioTesting", "ScenarioExplore", "ScenarioClient", "ControlAPI", "Services", "Fakes", "TaskModels", "FeedReader", "Ratings",
+        ]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.
         .testTarget(
             name: "EndToEndTests",

@@ -1,4 +1,6 @@
+import FeedReader
 import Foundation
+import Ratings
 import ScenarioExplore
 import ScenarioTesting
 import Services
@@ -65,5 +67,24 @@ import Testing
         let checked = try #require(report.properties.first { $0.name == "the kettle has a status" })
         #expect(checked.kind == "swift")
         #expect(checked.checks == report.steps + report.walksRun)
+    }
+}
+
+/// The shipped Models explored for their shipped scenarios: every walk keeps every property (their own
+/// `properties.yaml` where they have one), and the walks reach every route the scenario's arguments can.
+@Suite struct ShippedModelsExploreTests {
+    /// Every shipped scenario but `live`, whose answers come from the internet, which tests never reach.
+    static let scenarios = ["empty-feed", "feed-updates", "first-launch", "malformed-feed", "offline", "offline-demo",
+                            "ratings-expired-token", "ratings-signed-in", "ratings-signed-out", "server-error", "slow-network"]
+
+    @Test func everyShippedScenarioKeepsItsPropertiesForTwoHundredWalks() async throws {
+        let daemon = try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self])
+        for scenario in Self.scenarios {
+            let report = try await explore(scenario, walks: 200, steps: 12, seed: 2026, daemon: daemon)
+            #expect(report.walksRun == 200)
+        }
+        // The examples in ratings-signed-out's properties.yaml reach the sign-in a drawn string never would.
+        let ratings = try await explore("ratings-signed-out", walks: 50, steps: 12, seed: 2026, daemon: daemon)
+        #expect(ratings.routesNeverRequested.isEmpty, "\(ratings.text)")
     }
 }
