@@ -60,7 +60,7 @@ public struct ExploreProgress: Sendable {
 
 /// Explores a scenario: seeded walks of the Model's actions, clock moves, network weather and key-value edits, each
 /// in a session of its own, every property checked after every step; the first failing walk shrunk to a minimal one.
-/// Runs over any ``ScenarioClient``: a daemon's socket, or ScenarioTesting's daemon in the test's process.
+/// Runs over any ``/ScenarioClient/ScenarioClient``: a daemon's socket, or ScenarioTesting's daemon in the test's process.
 public struct Explorer: Sendable {
     /// The daemon's client.
     public let client: ScenarioClient
@@ -116,7 +116,9 @@ public struct Explorer: Sendable {
     }
 
     /// Replays a walk file in a new session, checking the same properties, and returns the failure, if any.
-    /// - Parameter keep: Leave the session open afterwards (its id is `walk-…`), to look at it.
+    /// - Parameters:
+    ///   - walk: The walk to replay; its scenario, overrides and properties file are used.
+    ///   - keep: Leave the session open afterwards (its id is `walk-…`), to look at it.
     public func play(_ walk: WalkFile, keep: Bool = false) async throws -> (session: String, steps: [WalkStep], failure: PropertyFailure?) {
         let (_, model, settings) = try await context(propertiesFile: walk.properties.map { URL(fileURLWithPath: $0) })
         let runner = WalkRunner(client: client, scenario: walk.scenario, overrides: walk.overrides, model: model,

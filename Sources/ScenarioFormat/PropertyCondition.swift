@@ -26,7 +26,18 @@ public struct PropertyCondition: Sendable, Hashable, CustomStringConvertible {
 
     /// The comparisons a condition may make.
     public enum Comparison: String, Sendable, Hashable, CaseIterable {
-        case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
+        /// `==`: equal JSON values (numbers by value).
+        case equal = "=="
+        /// `!=`: different JSON values.
+        case notEqual = "!="
+        /// `<=`: numbers, or strings in code-point order.
+        case lessOrEqual = "<="
+        /// `>=`.
+        case greaterOrEqual = ">="
+        /// `<`.
+        case less = "<"
+        /// `>`.
+        case greater = ">"
     }
 
     /// The left side.
