@@ -82,7 +82,9 @@ public enum WalkStep: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         switch self {
-        case .action(let name, let arguments): try container.encode(ActionBody(name: name, arguments: arguments), forKey: .action)
+        case .action(let name, let arguments):
+            let none = arguments == .object([:])
+            try container.encode(ActionBody(name: name, arguments: none ? nil : arguments), forKey: .action)
         case .advanceClock(let duration): try container.encode(duration, forKey: .advanceClock)
         case .network(let weather): try container.encode(weather, forKey: .network)
         case .setKeyValue(let key, let value): try container.encode(KeyValueBody(key: key, value: value), forKey: .setKeyValue)
