@@ -188,7 +188,7 @@ let package = Package(
             name: "ScenarioBenchmarks",
             dependencies: [
                 "ScenarioHost", "ScenarioFormat", "ControlServer", "LiveServices", "Fakes", "Services", "FeedReader", "Ratings",
-                "ScenarioTesting", "ScenarioClient",
+                "ScenarioTesting", "ScenarioClient", "ScenarioExplore",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -8,6 +8,7 @@ let benchmarks: @Sendable () -> Void = {
     feedReloadBenchmarks()
     networkExchangeBenchmarks()
     controlRequestBenchmarks()
+    exploreBenchmarks()
 }
 
 extension Benchmark.Configuration {

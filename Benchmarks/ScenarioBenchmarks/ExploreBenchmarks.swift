@@ -1,0 +1,76 @@
+import Benchmark
+import ControlAPI
+import FeedReader
+import Foundation
+import Ratings
+import ScenarioClient
+import ScenarioExplore
+import ScenarioTesting
+import Services
+
+/// What exploring costs in process: an exploration of offline-demo (10 walks of 20 steps, each walk checked after
+/// every step against the scenario's properties.yaml and replayed once), beside the same mix of 200 steps as a
+/// hand-written loop over the same in-process API, with no checks and no replays. Steps per second are 200 over
+/// each figure.
+func exploreBenchmarks() {
+    Benchmark("explore: offline-demo, 10 walks of 20 steps, one at a time", configuration: .perExploration) { benchmark, daemon in
+        do {
+            let report = try await Explorer(client: daemon.client, scenario: "offline-demo",
+                                            options: ExploreOptions(walks: 10, steps: 20, seed: 1, parallelism: 1)).run()
+            guard report.failure == nil, report.steps == 200 else { return benchmark.error(report.text) }
+        } catch {
+            benchmark.error("\(error)")
+        }
+    } setup: {
+        try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
+    }
+
+    Benchmark("explore: offline-demo, 10 walks of 20 steps, two at a time", configuration: .perExploration) { benchmark, daemon in
+        do {
+            let report = try await Explorer(client: daemon.client, scenario: "offline-demo",
+                                            options: ExploreOptions(walks: 10, steps: 20, seed: 1, parallelism: 2)).run()
+            guard report.failure == nil, report.steps == 200 else { return benchmark.error(report.text) }
+        } catch {
+            benchmark.error("\(error)")
+        }
+    } setup: {
+        try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
+    }
+
+    Benchmark("explore baseline: the same 200 steps as a hand-written loop", configuration: .perExploration) { benchmark, daemon in
+        do {
+            let client = daemon.client
+            for walk in 0..<10 {
+                let id = "loop-\(walk)"
+                _ = try await client.createSession(scenario: "offline-demo", id: id)
+                // About the mix a walk draws: five actions, two clock moves, a change of weather and an edit in nine.
+                for step in 0..<20 {
+                    switch step % 9 {
+                    case 0, 3, 6: _ = try await client.perform("reload", session: id)
+                    case 1, 4:
+                        _ = try await client.perform("setIsRead", arguments: ["url": "https://www.cocoawithlove.com/blog/mock-views.html",
+                                                                              "value": .bool(step % 2 == 0)], session: id)
+                    case 2, 7:
+                        _ = try await client.advanceClock(by: step == 2 ? "1s" : "15m", session: id)
+                        _ = try await client.state(session: id)
+                    case 5: _ = try await client.setNetworkConditions(.init(offline: walk % 2 == 0 ? true : nil), session: id)
+                    default: _ = try await client.setKeyValue("readItems", to: [], session: id)
+                    }
+                }
+                try await client.deleteSession(id)
+            }
+        } catch {
+            benchmark.error("\(error)")
+        }
+    } setup: {
+        try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
+    }
+}
+
+extension Benchmark.Configuration {
+    /// An exploration is milliseconds: fewer iterations, the same bound in time.
+    static var perExploration: Benchmark.Configuration {
+        Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
+                                warmupIterations: 3, maxDuration: .seconds(5), maxIterations: 500)
+    }
+}
