@@ -1,10 +1,12 @@
 import Benchmark
 import ControlAPI
+import Fakes
 import FeedReader
 import Foundation
 import Ratings
 import ScenarioClient
 import ScenarioExplore
+import ScenarioHost
 import ScenarioTesting
 import Services
 
@@ -72,5 +74,35 @@ extension Benchmark.Configuration {
     static var perExploration: Benchmark.Configuration {
         Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
                                 warmupIterations: 3, maxDuration: .seconds(5), maxIterations: 500)
+    }
+}
+
+
+/// The ceiling under both: the same 200 steps straight on the engine's sessions, with no control API and no JSON.
+func exploreEngineBenchmark() {
+    Benchmark("explore floor: the same 200 steps on the engine, no API", configuration: .perExploration) { benchmark, host in
+        do {
+            for walk in 0..<10 {
+                let session = try await host.createSession(of: "offline-demo", id: "engine-\(walk)")
+                for step in 0..<20 {
+                    switch step % 9 {
+                    case 0, 3, 6: _ = try await session.perform("reload")
+                    case 1, 4:
+                        _ = try await session.perform("setIsRead", arguments: ["url": "https://www.cocoawithlove.com/blog/mock-views.html",
+                                                                               "value": .bool(step % 2 == 0)])
+                    case 2, 7:
+                        _ = try await session.advanceClock(by: step == 2 ? .seconds(1) : .seconds(900))
+                        _ = try await session.state()
+                    case 5: _ = try await session.setNetworkConditions(NetworkConditions(offline: walk % 2 == 0))
+                    default: try await session.setKeyValue("readItems", to: [])
+                    }
+                }
+                try await host.deleteSession(session.id)
+            }
+        } catch {
+            benchmark.error("\(error)")
+        }
+    } setup: {
+        try BenchmarkInputs.host()
     }
 }

@@ -9,6 +9,7 @@ let benchmarks: @Sendable () -> Void = {
     networkExchangeBenchmarks()
     controlRequestBenchmarks()
     exploreBenchmarks()
+    exploreEngineBenchmark()
 }
 
 extension Benchmark.Configuration {

@@ -14,6 +14,10 @@ NAMES = {
     "exchange_live": "exchange: live network to nginx",
     "control": "control: GET session state",
     "control_floor": "control floor: Hummingbird, same body",
+    "explore": "explore: offline-demo, 10 walks of 20 steps, one at a time",
+    "explore_parallel": "explore: offline-demo, 10 walks of 20 steps, two at a time",
+    "explore_loop": "explore baseline: the same 200 steps as a hand-written loop",
+    "explore_engine": "explore floor: the same 200 steps on the engine, no API",
 }
 
 

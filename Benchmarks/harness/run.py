@@ -188,6 +188,14 @@ def inprocess_rows(figures):
     control_us, floor_us = p50("control"), p50("control_floor")
     rows.append(Row("Control request in process, keep-alive round trip (p50)", fmt_us(control_us),
                     f"Hummingbird, same body {fmt_us(floor_us)}", ratio(control_us, floor_us), "reported", None))
+    # An exploration of 200 steps: steps per second from the p50 of each.
+    def rate(key):
+        return 200 / (p50(key) / 1e6)
+    explore, loop, engine = max(rate("explore"), rate("explore_parallel")), rate("explore_loop"), rate("explore_engine")
+    rows.append(Row("Explore in process: offline-demo steps/s (checked, replayed; best of 1 and 2 walks at once)",
+                    f"{explore:,.0f}/s", f"same steps, hand-written loop {loop:,.0f}/s", ratio(explore, loop),
+                    "≥ 20,000/s", explore >= 20_000))
+    rows.append(Row("Explore: the same steps on the engine, no API (the floor)", f"{engine:,.0f}/s", "—", "—", "reported", None))
     return rows
 
 

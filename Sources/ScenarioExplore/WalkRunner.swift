@@ -32,7 +32,21 @@ struct WalkRunner: Sendable {
         var routes: [String: Int] = [:]
         /// Steps the daemon refused (a 4xx), which change nothing.
         var refused = 0
+        /// Requests that matched no route.
+        var unanswered = 0
+        /// The state after the last step (before the clock moves on to the deadlines still pending).
         var finalState: JSONValue = .null
+    }
+
+    /// What a run checks.
+    enum Checking {
+        /// Every property after every step; whether a request went unanswered once, at the end (when one did, the
+        /// walk is run again with ``unansweredAtEveryStep`` to find the step).
+        case everyStep
+        /// Also whether a request went unanswered, after every step.
+        case unansweredAtEveryStep
+        /// Nothing: the steps and the final state, for a replay.
+        case nothing
     }
 
     /// An `eventually` property waiting for its condition.
@@ -44,19 +58,23 @@ struct WalkRunner: Sendable {
     }
 
     /// Runs the walk in a new session `id`, deleted afterwards unless `keep`.
-    func run(id: String, steps: Steps, keep: Bool = false) async throws -> Outcome {
+    func run(id: String, steps: Steps, keep: Bool = false, checking: Checking = .everyStep) async throws -> Outcome {
         let session = try await client.createSession(scenario: scenario, id: id, overrides: overrides)
+        let outcome: Outcome
         do {
-            let outcome = try await walk(session: session, steps: steps)
+            outcome = try await walk(session: session, steps: steps, checking: checking)
             if !keep { try await client.deleteSession(id) }
-            return outcome
         } catch {
             try? await client.deleteSession(id)
             throw error
         }
+        if checking == .everyStep, outcome.failure == nil, outcome.unanswered > 0 {
+            return try await run(id: id + "-find", steps: .given(outcome.steps), keep: keep, checking: .unansweredAtEveryStep)
+        }
+        return outcome
     }
 
-    private func walk(session: SessionBody, steps: Steps) async throws -> Outcome {
+    private func walk(session: SessionBody, steps: Steps, checking: Checking) async throws -> Outcome {
         let id = session.id
         var outcome = Outcome()
         var state = try await client.state(session: id)
@@ -67,6 +85,7 @@ struct WalkRunner: Sendable {
 
         /// Checks every property against the session as it stands after step `number`; nil when all hold.
         func check(after number: Int, step: WalkStep?) async throws -> PropertyFailure? {
+            guard checking != .nothing else { return nil }
             let store: JSONValue = needsStore ? try await storeObject(id) : .null
             let journal: JSONValue = needsJournal ? try JSONValue(json: JSONEncoder.services.encode(await client.journal(session: id).entries)) : .null
             for property in settings.properties {
@@ -88,6 +107,8 @@ struct WalkRunner: Sendable {
             }
             if settings.fullCoverage {
                 outcome.checks[BuiltInProperty.noUnansweredRequest.rawValue, default: 0] += 1
+            }
+            if settings.fullCoverage, checking == .unansweredAtEveryStep {
                 let unmatched = try await client.requestCounts(session: id).unmatched
                 if unmatched > 0 {
                     let first = try await client.unmatchedRequests(session: id).entries.first
@@ -107,7 +128,7 @@ struct WalkRunner: Sendable {
                 if gap > .zero {
                     now = try await client.advanceClock(by: DurationText.format(gap), session: id)
                     remaining -= gap
-                    state = try await client.state(session: id)
+                    if checking != .nothing { state = try await client.state(session: id) }
                     if let failure = try await check(after: number, step: nil) { return failure }
                 }
                 if let missed = obligations.first(where: { $0.deadline <= now }) {
@@ -119,7 +140,7 @@ struct WalkRunner: Sendable {
             }
             if remaining > .zero {
                 now = try await client.advanceClock(by: DurationText.format(remaining), session: id)
-                state = try await client.state(session: id)
+                if checking != .nothing { state = try await client.state(session: id) }
             }
             return nil
         }
@@ -174,6 +195,8 @@ struct WalkRunner: Sendable {
                 break
             }
         }
+        // What a replay of the steps must end in: the state before the moves below, which a replay does not make.
+        outcome.finalState = state
         // A walk ends with every `eventually` decided: the clock moves on to each deadline still pending.
         if outcome.failure == nil, let last = obligations.map(\.deadline).max() {
             let before = state
@@ -182,7 +205,7 @@ struct WalkRunner: Sendable {
                 outcome.failingStates = (before, state)
             }
         }
-        if outcome.failure == nil {
+        if outcome.failure == nil, checking != .nothing {
             // A daemon that only warns of escapes (--model-escapes warn) still lists them.
             if let escape = try await client.session(id).escapes.first {
                 outcome.failure = PropertyFailure(property: BuiltInProperty.noModelEscape.rawValue, step: outcome.steps.count,
@@ -190,8 +213,10 @@ struct WalkRunner: Sendable {
                 outcome.failingStates = (state, state)
             }
         }
-        outcome.routes = try await client.requestCounts(session: id).routes
-        outcome.finalState = state
+        let counts = try await client.requestCounts(session: id)
+        outcome.routes = counts.routes
+        outcome.unanswered = counts.unmatched
+        if checking == .nothing { outcome.finalState = try await client.state(session: id) }
         return outcome
     }
 

@@ -238,6 +238,7 @@ private struct Scanner {
             return value
         }
         let text = word()
+        if text.isEmpty, rest.isEmpty { throw PropertyConditionError("the condition ends where an operand should be") }
         guard !text.isEmpty, let value = try? JSONValue(json: Data(text.utf8)) else {
             throw PropertyConditionError("'\(text.isEmpty ? String(rest) : text)' is not an operand: write a pointer into the state (/items), "
                 + "$store/KEY, $journal, count(…), or a JSON value (0, \"text\", true, null)")

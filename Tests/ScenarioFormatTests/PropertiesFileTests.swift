@@ -95,7 +95,7 @@ import Testing
         try "never:\n  - /error >\n".write(to: root.appendingPathComponent("s/properties.yaml"), atomically: true, encoding: .utf8)
         let result = ScenarioCatalog.check([root.appendingPathComponent("s")], models: modelNames)
         #expect(result.problems.map(\.description) == [
-            root.appendingPathComponent("s/properties.yaml").path + ":2:5: never[0]: '' is not an operand: write a pointer into the state (/items), $store/KEY, $journal, count(…), or a JSON value (0, \"text\", true, null).",
+            root.appendingPathComponent("s/properties.yaml").path + ":2:5: never[0]: the condition ends where an operand should be.",
         ])
     }
 }
