@@ -34,6 +34,8 @@ public struct ExploreReport: Sendable, Hashable, Codable {
         public var walkFile: String?
         /// The scenario the failing session was saved as, when asked.
         public var savedScenario: String?
+        /// Why the failing session could not be saved as a scenario, when it was asked and could not.
+        public var notSaved: String?
     }
 
     /// The scenario explored.
@@ -74,6 +76,7 @@ public struct ExploreReport: Sendable, Hashable, Codable {
         report.stepsPerSecond = 0
         report.failure?.walkFile = nil
         report.failure?.savedScenario = nil
+        report.failure?.notSaved = nil
         return report
     }
 
@@ -109,6 +112,7 @@ public struct ExploreReport: Sendable, Hashable, Codable {
         }
         if let file = failure.walkFile { lines.append("replay it: scenarioctl play \(file)") }
         if let saved = failure.savedScenario { lines.append("saved the failing session as scenario \(saved)") }
+        if let reason = failure.notSaved { lines.append("the failing session was not saved as a scenario: \(reason)") }
         return lines.joined(separator: "\n")
     }
 }

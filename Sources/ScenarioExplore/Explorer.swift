@@ -236,7 +236,7 @@ public struct Explorer: Sendable {
         let states = minimal.outcome.failingStates ?? (.null, .null)
         var report = ExploreReport.Failure(walk: walk, property: found, originalSteps: outcome.steps.count, steps: minimal.steps,
                                            shrinkRuns: minimal.tries, stateDifference: states.before.differences(to: states.after),
-                                           walkFile: nil, savedScenario: nil)
+                                           walkFile: nil, savedScenario: nil, notSaved: nil)
         if let url = options.walkFile {
             let file = WalkFile(scenario: scenario, overrides: runner.overrides, properties: options.propertiesFile?.path, seed: options.seed,
                                 walk: walk, failure: found, steps: minimal.steps)
@@ -248,12 +248,13 @@ public struct Explorer: Sendable {
         if let name = options.saveFailureAs {
             let id = "\(sessionPrefix)-save"
             _ = try await runner.run(id: id, steps: .given(minimal.steps), keep: true)
+            // A session the daemon cannot save (one left in bad network weather, say) is said in the report, which
+            // stands without it.
             do {
                 report.savedScenario = try await client.saveSession(as: name, description: "explore found \(found.property) broken "
                     + "after step \(found.step) (seed \(options.seed), walk \(walk))", session: id).scenario
-            } catch {
-                try? await client.deleteSession(id)
-                throw error
+            } catch let error as ScenarioClientError where error.code != nil {
+                report.notSaved = error.description
             }
             try? await client.deleteSession(id)
         }

@@ -4,8 +4,8 @@ import Services
 import Yams
 
 /// A session saved as a new scenario that starts where the session stands: it extends the session's scenario (so
-/// its routes, fixtures and settings are that scenario's), with the session's key-value state as its seed and its
-/// virtual time as its clock's start.
+/// its routes, fixtures and settings are that scenario's), with the session's key-value state as its seed, its
+/// virtual time as its clock's start and its schedule seed.
 public struct SavedScenario: Sendable {
     /// The new scenario's name (its directory's).
     public let name: String
@@ -33,12 +33,14 @@ public struct SavedScenario: Sendable {
         }))))
         var clock: [(Node, Node)] = [(Node("start"), Node(instant)), (Node("mode"), Node(source.clock.mode == .system ? "frozen" : source.clock.mode.rawValue))]
         if let zone = source.clock.timeZone { clock.append((Node("timeZone"), Node(zone))) }
-        let top: [(Node, Node)] = [
+        var top: [(Node, Node)] = [
             ("description", RecordedScenario.text(description ?? "Saved from session '\(session)' of '\(source.name)' at \(instant).")),
             ("extends", RecordedScenario.text(source.name)),
             ("clock", .mapping(.init(clock))),
             ("keyValue", .mapping(.init(keyValue))),
         ]
+        // The order the session gave simultaneous work, which an override (explore's, for one) may have chosen.
+        if let seed = source.scheduleSeed { top.append(("schedule", .mapping(.init([(Node("seed"), Node(String(seed), Tag(.int)))])))) }
         let header = """
         # Saved by scenariod from session '\(session)' of '\(source.name)' at its virtual time \(instant): the session's
         # key-value state is the seed and its time the clock's start; routes and everything else are '\(source.name)''s.

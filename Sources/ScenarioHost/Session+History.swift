@@ -34,7 +34,8 @@ extension Session {
     public var notSavableBecause: String? {
         get async {
             if case .object(let sections)? = overrides {
-                var lost = sections.keys.filter { $0 != "clock" && $0 != "keyValue" }
+                // A schedule seed is kept: the saved scenario names it (SavedScenario).
+                var lost = sections.keys.filter { !["clock", "keyValue", "schedule"].contains($0) }
                 if case .object(let keyValue)? = sections["keyValue"] {
                     lost += keyValue.keys.filter { $0 != "seed" && $0 != "inheritSeed" }.map { "keyValue.\($0)" }
                 }

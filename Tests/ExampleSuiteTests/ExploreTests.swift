@@ -1,6 +1,8 @@
+import ControlAPI
 import FeedReader
 import Foundation
 import Ratings
+import ScenarioClient
 import ScenarioExplore
 import ScenarioTesting
 import Services
@@ -51,6 +53,22 @@ import Testing
             #expect(reports.allSatisfy { $0 == reports[0] }, "\(reports.map(\.text).joined(separator: "\n----\n"))")
             #expect(reports[0].steps > 0)
         }
+    }
+
+    @Test func theFailingSessionIsSavedAsAScenarioWithItsTimeAndScheduleSeed() async throws {
+        let daemon = try await Mode.daemon.start()
+        let name = "poller-explored-\(UUID().uuidString.prefix(6).lowercased())"
+        let report = try await Explorer(client: daemon.client, scenario: "poller", options: ExploreOptions(
+            walks: 50, steps: 10, seed: 3, saveFailureAs: name)).run()
+        let failure = try #require(report.failure)
+        #expect(failure.savedScenario == name, "\(report.text)")
+        // It extends the explored scenario from the moment the walk broke the property, under the walk's order.
+        let saved = try await daemon.client.scenario(name)
+        let parent = try await daemon.client.scenario("poller")
+        #expect(saved.extends == ["poller"])
+        #expect(saved.clockStart > parent.clockStart)
+        let file = try await daemon.client.scenarioFile(name).text
+        #expect(file.contains("schedule:\n  seed: "), "\(file)")
     }
 
     @Test func swiftPropertiesAreCheckedBesideTheFile() async throws {
