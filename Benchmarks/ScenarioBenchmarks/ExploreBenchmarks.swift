@@ -78,31 +78,47 @@ extension Benchmark.Configuration {
 }
 
 
-/// The ceiling under both: the same 200 steps straight on the engine's sessions, with no control API and no JSON.
+/// The ceiling under both: the same 200 steps straight on the engine's sessions, with no control API and no JSON,
+/// one walk at a time and two.
 func exploreEngineBenchmark() {
-    Benchmark("explore floor: the same 200 steps on the engine, no API", configuration: .perExploration) { benchmark, host in
-        do {
-            for walk in 0..<10 {
-                let session = try await host.createSession(of: "offline-demo", id: "engine-\(walk)")
-                for step in 0..<20 {
-                    switch step % 9 {
-                    case 0, 3, 6: _ = try await session.perform("reload")
-                    case 1, 4:
-                        _ = try await session.perform("setIsRead", arguments: ["url": "https://www.cocoawithlove.com/blog/mock-views.html",
-                                                                               "value": .bool(step % 2 == 0)])
-                    case 2, 7:
-                        _ = try await session.advanceClock(by: step == 2 ? .seconds(1) : .seconds(900))
-                        _ = try await session.state()
-                    case 5: _ = try await session.setNetworkConditions(NetworkConditions(offline: walk % 2 == 0))
-                    default: try await session.setKeyValue("readItems", to: [])
+    for parallel in [1, 2] {
+        let name = parallel == 1 ? "one at a time" : "two at a time"
+        Benchmark("explore floor: the same 200 steps on the engine, no API, \(name)", configuration: .perExploration) { benchmark, host in
+            let failures = await withTaskGroup(of: String?.self) { group in
+                for lane in 0..<parallel {
+                    group.addTask {
+                        do {
+                            for walk in stride(from: lane, to: 10, by: parallel) { try await engineWalk(walk, host: host) }
+                            return nil
+                        } catch {
+                            return "\(error)"
+                        }
                     }
                 }
-                try await host.deleteSession(session.id)
+                return await group.compactMap { $0 }.reduce(into: [String]()) { $0.append($1) }
             }
-        } catch {
-            benchmark.error("\(error)")
+            if let failure = failures.first { benchmark.error(failure) }
+        } setup: {
+            try BenchmarkInputs.host()
         }
-    } setup: {
-        try BenchmarkInputs.host()
     }
+}
+
+/// One walk of the hand-written loop's 20 steps, on the engine.
+private func engineWalk(_ walk: Int, host: ScenarioHost) async throws {
+    let session = try await host.createSession(of: "offline-demo", id: "engine-\(walk)")
+    for step in 0..<20 {
+        switch step % 9 {
+        case 0, 3, 6: _ = try await session.perform("reload")
+        case 1, 4:
+            _ = try await session.perform("setIsRead", arguments: ["url": "https://www.cocoawithlove.com/blog/mock-views.html",
+                                                                   "value": .bool(step % 2 == 0)])
+        case 2, 7:
+            _ = try await session.advanceClock(by: step == 2 ? .seconds(1) : .seconds(900))
+            _ = try await session.state()
+        case 5: _ = try await session.setNetworkConditions(NetworkConditions(offline: walk % 2 == 0))
+        default: try await session.setKeyValue("readItems", to: [])
+        }
+    }
+    try await host.deleteSession(session.id)
 }
