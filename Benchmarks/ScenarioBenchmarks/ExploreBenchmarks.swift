@@ -15,28 +15,19 @@ import Services
 /// hand-written loop over the same in-process API, with no checks and no replays. Steps per second are 200 over
 /// each figure.
 func exploreBenchmarks() {
-    Benchmark("explore: offline-demo, 10 walks of 20 steps, one at a time", configuration: .perExploration) { benchmark, daemon in
-        do {
-            let report = try await Explorer(client: daemon.client, scenario: "offline-demo",
-                                            options: ExploreOptions(walks: 10, steps: 20, seed: 1, parallelism: 1)).run()
-            guard report.failure == nil, report.steps == 200 else { return benchmark.error(report.text) }
-        } catch {
-            benchmark.error("\(error)")
+    for parallelism in [1, 2] {
+        let name = "explore: offline-demo, 10 walks of 20 steps, \(parallelism == 1 ? "one" : "two") at a time"
+        Benchmark(name, configuration: .perExploration) { benchmark, daemon in
+            do {
+                let report = try await Explorer(client: daemon.client, scenario: "offline-demo",
+                                                options: ExploreOptions(walks: 10, steps: 20, seed: 1, parallelism: parallelism)).run()
+                guard report.failure == nil, report.steps == 200 else { return benchmark.error(report.text) }
+            } catch {
+                benchmark.error("\(error)")
+            }
+        } setup: {
+            try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
         }
-    } setup: {
-        try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
-    }
-
-    Benchmark("explore: offline-demo, 10 walks of 20 steps, two at a time", configuration: .perExploration) { benchmark, daemon in
-        do {
-            let report = try await Explorer(client: daemon.client, scenario: "offline-demo",
-                                            options: ExploreOptions(walks: 10, steps: 20, seed: 1, parallelism: 2)).run()
-            guard report.failure == nil, report.steps == 200 else { return benchmark.error(report.text) }
-        } catch {
-            benchmark.error("\(error)")
-        }
-    } setup: {
-        try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
     }
 
     Benchmark("explore baseline: the same 200 steps as a hand-written loop", configuration: .perExploration) { benchmark, daemon in

@@ -1,3 +1,4 @@
+import ControlAPI
 import Fakes
 import ScenarioFormat
 import Services
@@ -8,9 +9,10 @@ struct StepGenerator {
     /// The moves a walk makes, short to long: a tick within a request's delay up to an hour of timers.
     static let clockMoves = ["100ms", "1s", "5s", "30s", "2m", "15m", "1h"]
     /// The weather a walk switches to; the scenario's own network is as likely as all the others together.
-    static let weathers: [NetworkWeather] = [
-        NetworkWeather(), NetworkWeather(), NetworkWeather(), NetworkWeather(),
-        NetworkWeather(offline: true), NetworkWeather(delay: "2s"), NetworkWeather(fault: "timeout"), NetworkWeather(fault: "connectionReset"),
+    static let weathers: [NetworkConditionsBody] = [
+        NetworkConditionsBody(), NetworkConditionsBody(), NetworkConditionsBody(), NetworkConditionsBody(),
+        NetworkConditionsBody(offline: true), NetworkConditionsBody(delay: "2s"), NetworkConditionsBody(fault: "timeout"),
+        NetworkConditionsBody(fault: "connectionReset"),
     ]
 
     let model: ModelDescription

@@ -171,8 +171,8 @@ struct WalkRunner: Sendable {
                     state = try await client.perform(name, arguments: arguments, session: id)
                 case .advanceClock(let duration):
                     failure = try await move(by: DurationText.parse(duration) ?? .zero, number: number)
-                case .network(let weather):
-                    _ = try await client.setNetworkConditions(.init(offline: weather.offline, fault: weather.fault, delay: weather.delay), session: id)
+                case .network(let conditions):
+                    _ = try await client.setNetworkConditions(conditions, session: id)
                 case .setKeyValue(let key, let value):
                     _ = try await client.setKeyValue(key, to: value, session: id)
                 case .removeKeyValue(let key):

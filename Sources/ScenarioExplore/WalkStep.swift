@@ -1,3 +1,4 @@
+public import ControlAPI
 public import Services
 
 /// One step of a walk: what a client does to a session between two checks of its properties.
@@ -12,7 +13,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
     case advanceClock(String)
     /// Network weather: offline, a fault for every request, a delay added to every answer, or (all nil) the
     /// scenario's own network.
-    case network(NetworkWeather)
+    case network(NetworkConditionsBody)
     /// A key-value edit.
     case setKeyValue(key: String, value: JSONValue)
     /// A key removed from the store.
@@ -71,7 +72,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
                 throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "'\(duration)' is not a duration such as 250ms or 15m")
             }
             self = .advanceClock(duration)
-        case .network: self = .network(try container.decode(NetworkWeather.self, forKey: key))
+        case .network: self = .network(try container.decode(NetworkConditionsBody.self, forKey: key))
         case .setKeyValue:
             let body = try container.decode(KeyValueBody.self, forKey: key)
             self = .setKeyValue(key: body.key, value: body.value)
@@ -93,24 +94,9 @@ public enum WalkStep: Sendable, Hashable, Codable {
     }
 }
 
-/// The network a walk switches its session into, as `PUT …/network/conditions` takes it.
-public struct NetworkWeather: Sendable, Hashable, Codable {
-    /// Every request fails with `offline`.
-    public var offline: Bool?
-    /// Every request fails with this transport error.
-    public var fault: String?
-    /// Added to every answer's delay.
-    public var delay: String?
-
-    /// Weather as given; all nil is the scenario's own network.
-    public init(offline: Bool? = nil, fault: String? = nil, delay: String? = nil) {
-        self.offline = offline
-        self.fault = fault
-        self.delay = delay
-    }
-
+extension NetworkConditionsBody {
     /// `go offline`, `fail every request with timeout`, `slow every answer by 2s`, `back to the scenario's network`.
-    public var summary: String {
+    var summary: String {
         if offline == true { return "go offline" }
         if let fault { return "fail every request with \(fault)" }
         if let delay { return "slow every answer by \(delay)" }
