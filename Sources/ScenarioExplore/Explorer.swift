@@ -82,8 +82,11 @@ public struct Explorer: Sendable {
     /// - Throws: ``ExploreError`` when the scenario or its properties file cannot be used, or the client's error
     ///   when the daemon cannot be reached.
     public func run(progress: (@Sendable (ExploreProgress) -> Void)? = nil) async throws -> ExploreReport {
+        guard options.walks >= 1, options.steps >= 1 else {
+            throw ExploreError("an exploration needs at least one walk of at least one step; got \(options.walks) of \(options.steps)")
+        }
         let started = ContinuousClock.now
-        let (detail, model, settings) = try await context(propertiesFile: options.propertiesFile)
+        let (detail, model, settings) = try await context(of: scenario, propertiesFile: options.propertiesFile)
         var outcomes: [Int: WalkRunner.Outcome] = [:]
         var firstFailure: Int?
         var stepsSoFar = 0
@@ -91,7 +94,9 @@ public struct Explorer: Sendable {
             var next = 0
             func launch(_ walk: Int) {
                 let runner = runner(model: model, settings: settings, overrides: overrides(walk: walk))
-                group.addTask { (walk, try await runWalk(walk, runner: runner, model: model, settings: settings)) }
+                let routes = detail.routes.filter { $0.live != true }.map(\.name)
+                group.addTask { (walk, try await runWalk(walk, runner: runner, generator: StepGenerator(
+                    model: model, settings: settings, routes: routes, seed: seed(walk: walk)))) }
             }
             while next < min(options.parallelism, options.walks) { launch(next); next += 1 }
             while let (walk, outcome) = try await group.next() {
@@ -115,12 +120,13 @@ public struct Explorer: Sendable {
         return report
     }
 
-    /// Replays a walk file in a new session, checking the same properties, and returns the failure, if any.
+    /// Replays a walk file in a new session, checking the same properties, and returns the failure, if any. The
+    /// walk's scenario is used, whatever this explorer's is.
     /// - Parameters:
     ///   - walk: The walk to replay; its scenario, overrides and properties file are used.
     ///   - keep: Leave the session open afterwards (its id is `walk-…`), to look at it.
     public func play(_ walk: WalkFile, keep: Bool = false) async throws -> (session: String, steps: [WalkStep], failure: PropertyFailure?) {
-        let (_, model, settings) = try await context(propertiesFile: walk.properties.map { URL(fileURLWithPath: $0) })
+        let (_, model, settings) = try await context(of: walk.scenario, propertiesFile: walk.properties.map { URL(fileURLWithPath: $0) })
         let runner = WalkRunner(client: client, scenario: walk.scenario, overrides: walk.overrides, model: model,
                                 settings: settings, closures: options.properties)
         let id = "walk-\(UUID().uuidString.prefix(8).lowercased())"
@@ -131,7 +137,7 @@ public struct Explorer: Sendable {
     // MARK: Parts
 
     /// The scenario's description, its Model's, and the properties to check (the file given, else the scenario's own).
-    private func context(propertiesFile: URL?) async throws -> (ScenarioDetail, ModelDescription, PropertiesFile) {
+    private func context(of scenario: String, propertiesFile: URL?) async throws -> (ScenarioDetail, ModelDescription, PropertiesFile) {
         let detail: ScenarioDetail
         do {
             detail = try await client.scenario(scenario)
@@ -169,8 +175,7 @@ public struct Explorer: Sendable {
     }
 
     /// One walk, then (when it held) its replay in a new session, whose state must be the same bytes.
-    private func runWalk(_ walk: Int, runner: WalkRunner, model: ModelDescription, settings: PropertiesFile) async throws -> WalkRunner.Outcome {
-        let generator = StepGenerator(model: model, settings: settings, seed: seed(walk: walk))
+    private func runWalk(_ walk: Int, runner: WalkRunner, generator: StepGenerator) async throws -> WalkRunner.Outcome {
         var outcome = try await runner.run(id: "\(sessionPrefix)-\(walk)", steps: .drawn(generator, count: options.steps))
         guard outcome.failure == nil else { return outcome }
         let replay = try await runner.run(id: "\(sessionPrefix)-\(walk)-replay", steps: .given(outcome.steps), checking: .nothing)

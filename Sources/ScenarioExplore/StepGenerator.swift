@@ -4,7 +4,8 @@ import ScenarioFormat
 import Services
 
 /// Draws a walk's steps from its seed: the Model's actions with arguments made from its self-description, clock
-/// moves, network weather and the key-value edits the scenario's properties file allows, in the file's weights.
+/// moves, network weather (the whole network's or one route's) and the key-value edits the scenario's properties
+/// file allows, in the file's weights.
 struct StepGenerator {
     /// The moves a walk makes, short to long: a tick within a request's delay up to an hour of timers.
     static let clockMoves = ["100ms", "1s", "5s", "30s", "2m", "15m", "1h"]
@@ -15,13 +16,24 @@ struct StepGenerator {
         NetworkConditionsBody(fault: "connectionReset"),
     ]
 
+    /// The weather of one route: failing, answering an error status, or back as the scenario has it (as likely as
+    /// the others together).
+    static let routeChanges: [JSONValue] = [
+        [:], [:], [:], [:],
+        ["response": ["fault": "timeout"]], ["response": ["fault": "connectionReset"]],
+        ["response": ["status": 500]], ["response": ["status": 503]],
+    ]
+
     let model: ModelDescription
     let settings: PropertiesFile
+    /// The scenario's routes, whose weather a walk may change one at a time.
+    let routes: [String]
     private let random: SeededRandom
 
-    init(model: ModelDescription, settings: PropertiesFile, seed: UInt64) {
+    init(model: ModelDescription, settings: PropertiesFile, routes: [String], seed: UInt64) {
         self.model = model
         self.settings = settings
+        self.routes = routes
         random = SeededRandom(seed: seed)
     }
 
@@ -37,7 +49,10 @@ struct StepGenerator {
             let action = model.actions[below(model.actions.count)]
             return .action(name: action.name, arguments: arguments(for: action, state: state))
         case 1: return .advanceClock(Self.clockMoves[below(Self.clockMoves.count)])
-        case 2: return .network(Self.weathers[below(Self.weathers.count)])
+        case 2:
+            // Half the weather is the whole network's, half one route's, when there are routes.
+            guard !routes.isEmpty, below(2) == 0 else { return .network(Self.weathers[below(Self.weathers.count)]) }
+            return .route(name: routes[below(routes.count)], change: Self.routeChanges[below(Self.routeChanges.count)])
         default:
             let keys = settings.keyValue.keys.sorted()
             let key = keys[below(keys.count)]

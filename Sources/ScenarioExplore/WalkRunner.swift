@@ -87,7 +87,8 @@ struct WalkRunner: Sendable {
         func check(after number: Int, step: WalkStep?) async throws -> PropertyFailure? {
             guard checking != .nothing else { return nil }
             let store: JSONValue = needsStore ? try await storeObject(id) : .null
-            let journal: JSONValue = needsJournal ? try JSONValue(json: JSONEncoder.services.encode(await client.journal(session: id).entries)) : .null
+            let journal: JSONValue = needsJournal
+                ? try JSONValue(json: JSONEncoder.services.encode(await client.journal(session: id).entries)) : .null
             for property in settings.properties {
                 outcome.checks[property.name, default: 0] += 1
                 let holds = property.condition.holds(state: state, store: store, journal: journal)
@@ -96,27 +97,29 @@ struct WalkRunner: Sendable {
                     return PropertyFailure(property: property.name, step: number,
                                            detail: property.condition.explain(state: state, store: store, journal: journal), place: property.place)
                 case .eventually(let after, let within):
-                    if case .action(after, _) = step { obligations.append(Obligation(property: property, deadline: now.addingTimeInterval(within.seconds), within: within, step: number)) }
+                    guard case .action(after, _) = step else { break }
+                    obligations.append(Obligation(property: property, deadline: now.addingTimeInterval(within.seconds),
+                                                  within: within, step: number))
                 default: break
                 }
             }
             obligations.removeAll { $0.property.condition.holds(state: state, store: store, journal: journal) }
             for property in closures {
                 outcome.checks[property.name, default: 0] += 1
-                if !property.holds(state) { return PropertyFailure(property: property.name, step: number, detail: "the state is \(String(decoding: state.jsonData, as: UTF8.self))") }
-            }
-            if settings.fullCoverage {
-                outcome.checks[BuiltInProperty.noUnansweredRequest.rawValue, default: 0] += 1
-            }
-            if settings.fullCoverage, checking == .unansweredAtEveryStep {
-                let unmatched = try await client.requestCounts(session: id).unmatched
-                if unmatched > 0 {
-                    let first = try await client.unmatchedRequests(session: id).entries.first
-                    return PropertyFailure(property: BuiltInProperty.noUnansweredRequest.rawValue, step: number,
-                                           detail: "\(unmatched) request\(unmatched == 1 ? "" : "s") matched no route" + (first.map { ", first \($0.method) \($0.url)" } ?? ""))
+                guard property.holds(state) else {
+                    return PropertyFailure(property: property.name, step: number,
+                                           detail: "the state is \(String(decoding: state.jsonData, as: UTF8.self))")
                 }
             }
-            return nil
+            guard settings.fullCoverage else { return nil }
+            outcome.checks[BuiltInProperty.noUnansweredRequest.rawValue, default: 0] += 1
+            guard checking == .unansweredAtEveryStep else { return nil }
+            let unmatched = try await client.requestCounts(session: id).unmatched
+            guard unmatched > 0 else { return nil }
+            let first = try await client.unmatchedRequests(session: id).entries.first
+            return PropertyFailure(property: BuiltInProperty.noUnansweredRequest.rawValue, step: number,
+                                   detail: "\(unmatched) request\(unmatched == 1 ? "" : "s") matched no route"
+                                       + (first.map { ", first \($0.method) \($0.url)" } ?? ""))
         }
 
         /// Moves the clock by `duration`, stopping at each pending deadline on the way to decide it there.
@@ -156,7 +159,7 @@ struct WalkRunner: Sendable {
         case .drawn(_, let count): planned = count
         case .given(let given): planned = given.count
         }
-        for number in 1...max(planned, 1) where number <= planned {
+        for number in stride(from: 1, through: planned, by: 1) {
             let step: WalkStep
             switch steps {
             case .drawn(let generator, _): step = generator.next(state: state)
@@ -173,6 +176,11 @@ struct WalkRunner: Sendable {
                     failure = try await move(by: DurationText.parse(duration) ?? .zero, number: number)
                 case .network(let conditions):
                     _ = try await client.setNetworkConditions(conditions, session: id)
+                case .route(let name, let change):
+                    // `extends` the route the session was created with: an empty change puts it back.
+                    var patch: [String: JSONValue] = if case .object(let members) = change { members } else { [:] }
+                    patch["extends"] = .string(name)
+                    try await client.setRoute(name, to: .object(patch), session: id)
                 case .setKeyValue(let key, let value):
                     _ = try await client.setKeyValue(key, to: value, session: id)
                 case .removeKeyValue(let key):
@@ -183,7 +191,8 @@ struct WalkRunner: Sendable {
                 if body.code == "modelEscaped" {
                     failure = PropertyFailure(property: BuiltInProperty.noModelEscape.rawValue, step: number, detail: body.message)
                 } else if status >= 500 {
-                    failure = PropertyFailure(property: BuiltInProperty.noServerError.rawValue, step: number, detail: "\(status) \(body.code): \(body.message)")
+                    failure = PropertyFailure(property: BuiltInProperty.noServerError.rawValue, step: number,
+                                              detail: "\(status) \(body.code): \(body.message)")
                 } else {
                     outcome.refused += 1
                 }

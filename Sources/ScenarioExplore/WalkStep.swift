@@ -5,6 +5,7 @@ public import Services
 ///
 /// A walk file writes each as a one-key object: `{"action": {"name": "setIsRead", "arguments": {…}}}`,
 /// `{"advanceClock": "15m"}`, `{"network": {"offline": true}}` (`{}`: the scenario's own network),
+/// `{"route": {"name": "feed", "response": {"fault": "timeout"}}}` (no `response`: the route as the scenario has it),
 /// `{"setKeyValue": {"key": "readItems", "value": []}}`, `{"removeKeyValue": "readItems"}`.
 public enum WalkStep: Sendable, Hashable, Codable {
     /// An action of the Model, with its arguments.
@@ -14,6 +15,9 @@ public enum WalkStep: Sendable, Hashable, Codable {
     /// Network weather: offline, a fault for every request, a delay added to every answer, or (all nil) the
     /// scenario's own network.
     case network(NetworkConditionsBody)
+    /// One route's weather: a change to the route the session was created with (`{"response": {"fault":
+    /// "timeout"}}`, `{"response": {"status": 503}}`), or none (`{}`), which puts the route back as it was.
+    case route(name: String, change: JSONValue)
     /// A key-value edit.
     case setKeyValue(key: String, value: JSONValue)
     /// A key removed from the store.
@@ -25,6 +29,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
         case .action(let name, _): "action \(name)"
         case .advanceClock: "clock"
         case .network: "network"
+        case .route: "route"
         case .setKeyValue, .removeKeyValue: "keyValue"
         }
     }
@@ -37,18 +42,29 @@ public enum WalkStep: Sendable, Hashable, Codable {
             return "\(name) \(String(decoding: arguments.jsonData, as: UTF8.self))"
         case .advanceClock(let duration): return "advance the clock by \(duration)"
         case .network(let weather): return weather.summary
+        case .route(let name, let change):
+            if let fault = change.value(at: "/response/fault"), case .string(let text) = fault { return "route \(name) fails with \(text)" }
+            if let status = change.value(at: "/response/status") { return "route \(name) answers \(String(decoding: status.jsonData, as: UTF8.self))" }
+            if change == .object([:]) { return "route \(name) as the scenario has it" }
+            return "change route \(name): \(String(decoding: change.jsonData, as: UTF8.self))"
         case .setKeyValue(let key, let value): return "set key \(key) to \(String(decoding: value.jsonData, as: UTF8.self))"
         case .removeKeyValue(let key): return "remove key \(key)"
         }
     }
 
     private enum Key: String, CodingKey {
-        case action, advanceClock, network, setKeyValue, removeKeyValue
+        case action, advanceClock, network, route, setKeyValue, removeKeyValue
     }
 
     private struct ActionBody: Codable {
         var name: String
         var arguments: JSONValue?
+    }
+
+    /// A route step: its name and the change, as `PUT …/routes/NAME` takes it (without `extends`).
+    private struct RouteBody: Codable {
+        var name: String
+        var response: JSONValue?
     }
 
     private struct KeyValueBody: Codable {
@@ -60,7 +76,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: Key.self)
         guard container.allKeys.count == 1, let key = container.allKeys.first else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-                "a step is an object with exactly one of action, advanceClock, network, setKeyValue, removeKeyValue"))
+                "a step is an object with exactly one of action, advanceClock, network, route, setKeyValue, removeKeyValue"))
         }
         switch key {
         case .action:
@@ -73,6 +89,9 @@ public enum WalkStep: Sendable, Hashable, Codable {
             }
             self = .advanceClock(duration)
         case .network: self = .network(try container.decode(NetworkConditionsBody.self, forKey: key))
+        case .route:
+            let body = try container.decode(RouteBody.self, forKey: key)
+            self = .route(name: body.name, change: body.response.map { ["response": $0] } ?? [:])
         case .setKeyValue:
             let body = try container.decode(KeyValueBody.self, forKey: key)
             self = .setKeyValue(key: body.key, value: body.value)
@@ -88,6 +107,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
             try container.encode(ActionBody(name: name, arguments: none ? nil : arguments), forKey: .action)
         case .advanceClock(let duration): try container.encode(duration, forKey: .advanceClock)
         case .network(let weather): try container.encode(weather, forKey: .network)
+        case .route(let name, let change): try container.encode(RouteBody(name: name, response: change.value(at: "/response")), forKey: .route)
         case .setKeyValue(let key, let value): try container.encode(KeyValueBody(key: key, value: value), forKey: .setKeyValue)
         case .removeKeyValue(let key): try container.encode(key, forKey: .removeKeyValue)
         }

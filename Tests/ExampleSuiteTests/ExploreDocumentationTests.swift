@@ -1,5 +1,6 @@
 import Foundation
 import ScenarioClient
+import ScenarioExplore
 import ScenarioTesting
 import Testing
 
@@ -51,11 +52,17 @@ import Testing
         let found = try shell(Self.commands[1])
         #expect(found.status == 1, "\(found.output)")
         #expect(found.output.contains("""
-            minimal walk: 2 steps (from 13, 30 replays)
+            minimal walk: 2 steps (from 20, 34 replays)
               1. slow every answer by 2s
               2. reload
             """), "\(found.output)")
         #expect(found.output.contains("FAILED: a reload finishes within a second ("), "\(found.output)")
+
+        // --json prints the report for scripts: the same figures, decodable as ScenarioExplore's type.
+        let json = try shell("scenarioctl explore offline-demo --walks 5 --seed 1 --json")
+        #expect(json.status == 0, "\(json.output)")
+        let report = try JSONDecoder().decode(ExploreReport.self, from: Data(json.output.utf8))
+        #expect(report.walksRun == 5 && report.steps == 100 && report.failure == nil, "\(json.output)")
 
         let replayed = try shell(Self.commands[2])
         #expect(replayed.status == 1, "\(replayed.output)")

@@ -71,6 +71,31 @@ import Testing
         #expect(file.contains("schedule:\n  seed: "), "\(file)")
     }
 
+    @Test func aRouteStepFailsOneRouteAndPutsItBack() async throws {
+        let daemon = try await Mode.inProcess.start()
+        let walk = try JSONDecoder().decode(WalkFile.self, from: Data("""
+            {"scenario": "inbox", "seed": 0, "walk": 0, "steps": [
+              {"route": {"name": "messages", "response": {"fault": "connectionReset"}}},
+              {"action": {"name": "refresh"}},
+              {"route": {"name": "messages"}},
+              {"action": {"name": "refresh"}}
+            ]}
+            """.utf8))
+        #expect(walk.steps.map(\.summary) == ["route messages fails with connectionReset", "refresh",
+                                              "route messages as the scenario has it", "refresh"])
+        // Refreshing through the failing route shows an error; through the route put back, none.
+        let failing = Explorer(client: daemon.client, scenario: "inbox", options: ExploreOptions(properties: [
+            .never("an error shows") { $0.value(at: "/error") != nil && $0.value(at: "/error") != .null },
+        ]))
+        let first = try await failing.play(walk)
+        #expect(first.failure?.property == "an error shows" && first.failure?.step == 2, "\(String(describing: first.failure))")
+        let second = try await Explorer(client: daemon.client, scenario: "inbox").play(walk, keep: true)
+        #expect(second.failure == nil)
+        let state = try await daemon.client.state(session: second.session)
+        #expect(state.value(at: "/error") == nil && state.value(at: "/messages") == ["m1", "m2", "m3"], "\(state)")
+        try await daemon.client.deleteSession(second.session)
+    }
+
     @Test func swiftPropertiesAreCheckedBesideTheFile() async throws {
         let daemon = try await Mode.inProcess.start()
         let error = try await #require(throws: ScenarioTestingError.self) {
