@@ -18,7 +18,7 @@ public struct ExploreReport: Sendable, Hashable, Codable {
 
     /// The first failing walk, shrunk.
     public struct Failure: Sendable, Hashable, Codable {
-        /// Which walk failed (from 0) and the seed its steps were drawn from.
+        /// Which walk failed, counted from 0; with the report's seed it names the walk.
         public var walk: Int
         /// The property it broke, where, and what was found.
         public var property: PropertyFailure

@@ -1,3 +1,4 @@
+import ScenarioFormat
 import Services
 
 /// Shrinks a failing walk to a shorter one that fails the same property: drops runs of steps (halving their length,
@@ -63,7 +64,7 @@ struct WalkShrinker {
             // Each step made simpler: a shorter move, plainer arguments.
             index = 0
             while index < best.steps.count, tries < budget {
-                for simpler in Self.simplifications(of: best.steps[index]) {
+                for simpler in simplifications(of: best.steps[index]) {
                     var candidate = best.steps
                     candidate[index] = simpler
                     if try await attempt(candidate) { improved = true; break }
@@ -98,9 +99,9 @@ struct WalkShrinker {
         return .object(members)
     }
 
-    /// Simpler forms of a step, simplest first: shorter clock moves; an action without each optional-looking
-    /// argument, then with numbers at 0 and booleans false.
-    static func simplifications(of step: WalkStep) -> [WalkStep] {
+    /// Simpler forms of a step: shorter clock moves; an action with one argument plainer — an earlier example where
+    /// the properties file gives examples (a walk stays within them), else a number at 0 or a boolean false.
+    func simplifications(of step: WalkStep) -> [WalkStep] {
         switch step {
         case .advanceClock(let text):
             guard let duration = DurationText.parse(text) else { return [] }
@@ -108,13 +109,18 @@ struct WalkShrinker {
         case .action(let name, .object(let arguments)):
             var simpler: [WalkStep] = []
             for key in arguments.keys.sorted() {
-                let plain: JSONValue? = switch arguments[key] {
-                case .int(let value) where value != 0: .int(0)
-                case .double(let value) where value != 0: .int(0)
-                case .bool(true): .bool(false)
-                default: nil
+                let plainer: [JSONValue]
+                if let examples = runner.settings.arguments[name]?[key] {
+                    plainer = Array(examples.prefix { $0 != arguments[key] })
+                } else {
+                    plainer = switch arguments[key] {
+                    case .int(let value) where value != 0: [.int(0)]
+                    case .double(let value) where value != 0: [.int(0)]
+                    case .bool(true): [.bool(false)]
+                    default: []
+                    }
                 }
-                if let plain {
+                for plain in plainer {
                     var changed = arguments
                     changed[key] = plain
                     simpler.append(.action(name: name, arguments: .object(changed)))

@@ -96,6 +96,29 @@ import Testing
         try await daemon.client.deleteSession(second.session)
     }
 
+    /// A properties file given instead of the scenario's, whose conditions read the store and the journal, and whose
+    /// argument examples are what the walks draw: the alarm that rings writes both.
+    @Test(arguments: ["$store/rang == \"wake\"", "$journal/0/method == \"POST\""])
+    func propertiesReadTheStoreAndTheJournal(_ condition: String) async throws {
+        let daemon = try await Mode.inProcess.start()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("alarm-\(UUID()).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try """
+            never:
+              - \(condition)
+            walk:
+              arguments:
+                arm: { seconds: [1], note: [wake] }
+                armCarelessly: { seconds: [1], note: [wake] }
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let report = try await Explorer(client: daemon.client, scenario: "alarm", options: ExploreOptions(
+            walks: 50, steps: 10, seed: 5, propertiesFile: file)).run()
+        let failure = try #require(report.failure, "\(report.text)")
+        #expect(failure.property.property == condition && failure.property.place == "\(file.path):2:5")
+        // Arm, then a clock move of a second or more.
+        #expect(failure.steps.count == 2 && failure.steps.last?.kind == "clock", "\(report.text)")
+    }
+
     @Test func swiftPropertiesAreCheckedBesideTheFile() async throws {
         let daemon = try await Mode.inProcess.start()
         let error = try await #require(throws: ScenarioTestingError.self) {
