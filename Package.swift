@@ -143,6 +143,8 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            // `scenarioctl explore`: Ctrl-C stops the walks and deletes their sessions.
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         // A team's daemon for the end-to-end and system tests: one Model and one service of its own (scenariod's
         // Models use none), so the service API is driven over a socket. Built by every build, never packaged.

@@ -65,7 +65,8 @@ struct WalkRunner: Sendable {
             outcome = try await walk(session: session, steps: steps, checking: checking)
             if !keep { try await client.deleteSession(id) }
         } catch {
-            try? await client.deleteSession(id)
+            // In a task of its own: a walk stopped by cancellation (Ctrl-C) still deletes its session.
+            await Task { [client] in try? await client.deleteSession(id) }.value
             throw error
         }
         if checking == .everyStep, outcome.failure == nil, outcome.unanswered > 0 {

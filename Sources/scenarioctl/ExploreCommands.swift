@@ -4,6 +4,7 @@ import ScenarioClient
 import ScenarioExplore
 import Services
 import Synchronization
+import UnixSignals
 
 struct Explore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +15,8 @@ struct Explore: AsyncParsableCommand {
         properties file allows. Built in: no modelEscaped, no 5xx, no unanswered request (with fullCoverage: true), \
         and a replay of each walk ends in byte-identical state. The scenario's properties.yaml adds checks. \
         The first failing walk is shrunk to a minimal one and written to --walk-file for `scenarioctl play`. \
-        The same seed gives the same report, whatever --parallel is. Exit status 1 when a property failed.
+        The same seed gives the same report, whatever --parallel is. Exit status 1 when a property failed; \
+        Ctrl-C deletes the walks' sessions and exits 130.
         """)
     @OptionGroup var options: ClientOptions
     @Argument(help: "The scenario to explore.") var scenario: String
@@ -40,13 +42,31 @@ struct Explore: AsyncParsableCommand {
             walks: walks, steps: steps, seed: seed, parallelism: parallel, propertiesFile: properties.map { URL(fileURLWithPath: $0) },
             walkFile: walkFile, saveFailureAs: saveScenario))
         let progress = ProgressLine()
+        // Ctrl-C stops the walks; each deletes its session on the way out, so none is left in the daemon.
+        let work = Task { try await explorer.run { progress.show($0) } }
+        let interrupt = Task {
+            for await _ in await UnixSignalsSequence(trapping: .sigint) {
+                work.cancel()
+                return
+            }
+        }
+        defer { interrupt.cancel() }
         let report: ExploreReport
         do {
-            report = try await options.run { _ in try await explorer.run { progress.show($0) } }
+            report = try await work.value
+        } catch where work.isCancelled {
+            progress.clear()
+            FileHandle.standardError.write(Data("scenarioctl: interrupted; the walks' sessions were deleted.\n".utf8))
+            throw ExitCode(130)
         } catch let error as ExploreError {
             progress.clear()
             FileHandle.standardError.write(Data("scenarioctl: \(error)\n".utf8))
             throw ExitCode(1)
+        } catch {
+            progress.clear()
+            // The client's errors, said and mapped to exit statuses as every verb does.
+            try await options.run { _ in throw error }
+            throw error
         }
         progress.clear()
         options.output(report) { report.text }
