@@ -44,6 +44,8 @@ struct StepGenerator {
             (0, model.actions.isEmpty ? 0 : weights.action), (1, weights.clock), (2, weights.network),
             (3, settings.keyValue.isEmpty ? 0 : weights.keyValue),
         ]
+        // Nothing drawable (a Model without actions, in a file that weighs clock and weather 0): time passes.
+        guard kinds.contains(where: { $0.1 > 0 }) else { return .advanceClock("1s") }
         switch pick(weighted: kinds) {
         case 0:
             let action = model.actions[below(model.actions.count)]

@@ -196,6 +196,9 @@ private struct PropertiesFileParser {
             let standard = PropertiesFile.Weights.standard
             file.weights = .init(action: weight("action", standard.action), clock: weight("clock", standard.clock),
                                  network: weight("network", standard.network), keyValue: weight("keyValue", standard.keyValue))
+            if file.weights.action + file.weights.clock + file.weights.network + file.weights.keyValue == 0 {
+                reader.report("walk.weights makes every kind of step 0; give at least one a weight above 0.", at: node)
+            }
         }
         if let node = keys["arguments"], case .mapping(let actions) = node {
             for (actionNode, argumentsNode) in actions {

@@ -52,6 +52,7 @@ import Testing
                 within: soon
                 that: /error == null
             walk:
+              weights: { action: 0, clock: 0, network: 0, keyValue: 0 }
               arguments:
                 markRead: { ident: ["m1"] }
             """, file: "p.yaml", model: Self.inbox)
@@ -62,7 +63,8 @@ import Testing
             "p.yaml:5:5: always[1]: count( is not closed by ')' at '<= 3'.",
             "p.yaml:7:12: eventually[0].after: 'refrsh' is not an action of Inbox. Did you mean 'refresh'? Its actions: refresh, markRead.",
             "p.yaml:8:13: eventually[0].within must be a duration such as 250ms, 2s, 15m or 1h30m, got 'soon'.",
-            "p.yaml:12:17: walk.arguments.markRead: 'ident' is not an argument of markRead. Its arguments: id.",
+            "p.yaml:11:12: walk.weights makes every kind of step 0; give at least one a weight above 0.",
+            "p.yaml:13:17: walk.arguments.markRead: 'ident' is not an argument of markRead. Its arguments: id.",
         ])
     }
 
