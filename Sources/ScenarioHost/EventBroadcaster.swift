@@ -47,6 +47,10 @@ final class EventBroadcaster: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Streams whose reader has gone, taken out of `open` at the next use of `state`. A stream's end is told with
+    /// the reading task's status lock held (its cancellation), and `publish` takes that lock (a yield resumes the
+    /// reader) while it holds `state`'s: so the end must not wait for `state`'s lock, or the two deadlock.
+    private let ended = Mutex<[Int]>([])
     private let limit: Int
     private let allStreams: SubscriberCount
 
@@ -63,6 +67,7 @@ final class EventBroadcaster: Sendable {
     func subscribe(session: String, after lastEventID: Int?) throws(HostError) -> EventSubscription {
         let (stream, continuation) = AsyncStream.makeStream(of: NumberedEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferSize))
         let claimed: Result<([Int], EventSubscription.Start), HostError> = state.withLock { state in
+            forgetEnded(&state)
             guard state.open.count < limit else {
                 return .failure(HostError(.tooManySubscribers, "session '\(session)' has \(limit) event streams open, its limit; close one (or raise the daemon's --max-subscribers-per-session) and try again."))
             }
@@ -73,7 +78,7 @@ final class EventBroadcaster: Sendable {
             state.nextStream += 1
             // Set before the stream is reachable, so the count is given back however the stream ends.
             continuation.onTermination = { [weak self, allStreams] _ in
-                _ = self?.state.withLock { $0.open.removeValue(forKey: streamID) }
+                self?.ended.withLock { $0.append(streamID) }
                 allStreams.release()
             }
             state.open[streamID] = continuation
@@ -102,18 +107,32 @@ final class EventBroadcaster: Sendable {
     }
 
     /// Whether any stream is open.
-    var hasSubscribers: Bool { state.withLock { !$0.open.isEmpty } }
+    var hasSubscribers: Bool {
+        state.withLock { state in
+            forgetEnded(&state)
+            return !state.open.isEmpty
+        }
+    }
 
     func publish(_ event: SessionEvent) {
         state.withLock { state in
+            forgetEnded(&state)
             state.lastID += 1
             let numbered = NumberedEvent(id: state.lastID, event: event)
             if state.everSubscribed {
                 if state.retained.count == Self.retainedCount { state.retained.removeFirst() }
                 state.retained.append(numbered)
             }
-            // Yielded under the lock, so every stream sees the ids in order (a yield never calls back into here).
+            // Yielded under the lock, so every stream sees the ids in order (a yield never calls back into here,
+            // and a stream's end takes `ended`'s lock, not this one).
             for continuation in state.open.values { continuation.yield(numbered) }
+        }
+    }
+
+    /// Takes the streams whose reader has gone out of `open`.
+    private func forgetEnded(_ state: inout State) {
+        for stream in ended.withLock({ ended in defer { ended = [] }; return ended }) {
+            state.open.removeValue(forKey: stream)
         }
     }
 
