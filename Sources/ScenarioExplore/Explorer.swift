@@ -169,10 +169,12 @@ public struct Explorer: Sendable {
     /// The options' overrides, with a schedule seed of the walk's own, so walks try different orders of the work
     /// that is ready at once (unless the overrides fix one).
     private func overrides(walk: Int) -> JSONValue {
-        var members: [String: JSONValue] = if case .object(let given)? = options.overrides { given } else { [:] }
-        if members["schedule"] == nil { members["schedule"] = ["seed": .int(Int(seed(walk: walk) % 1_000_000_007))] }
-        return .object(members)
+        guard !fixesScheduleSeed else { return options.overrides ?? [:] }
+        return WalkShrinker.overrides(options.overrides, scheduleSeed: Int(seed(walk: walk) % 1_000_000_007))
     }
+
+    /// Whether the options' overrides fix the schedule seed, which walks and shrinks then keep.
+    private var fixesScheduleSeed: Bool { options.overrides?.value(at: "/schedule") != nil }
 
     /// One walk, then (when it held) its replay in a new session, whose state must be the same bytes.
     private func runWalk(_ walk: Int, runner: WalkRunner, generator: StepGenerator) async throws -> WalkRunner.Outcome {
@@ -232,7 +234,7 @@ public struct Explorer: Sendable {
         // A replay that differs is a property of two runs, which one replay cannot re-check: it is reported whole.
         if failure.property != BuiltInProperty.replayIsIdentical.rawValue {
             let prefix = sessionPrefix
-            let shrinker = WalkShrinker(runner: runner, mayReseed: options.overrides?.value(at: "/schedule") == nil,
+            let shrinker = WalkShrinker(runner: runner, mayReseed: !fixesScheduleSeed,
                                         property: failure.property, budget: options.shrinkBudget, sessionID: { "\(prefix)-shrink-\($0)" })
             minimal = try await shrinker.shrink(outcome.steps, outcome: outcome)
             runner.overrides = minimal.overrides
