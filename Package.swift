@@ -39,6 +39,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // In-process benchmarks; the malloc interposer (not jemalloc, which these machines lack) counts allocations.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // `scenarioctl mcp`: the Model Context Protocol over stdio, for coding agents.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        // `scenarioctl import openapi`: OpenAPI 3.0 and 3.1 documents, their references resolved.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     ],
     targets: [
         // The protocols every Model sees, and the value types they pass.
@@ -113,6 +117,12 @@ let package = Package(
         ]),
         // Seeded walks through a Model's steps, checked against properties and shrunk; over any ScenarioClient.
         .target(name: "ScenarioExplore", dependencies: ["ScenarioClient", "ControlAPI", "Services", "ScenarioFormat", "Fakes"]),
+        // HAR files, WireMock mappings and OpenAPI documents → scenario directories; no daemon, no network.
+        .target(name: "ScenarioImport", dependencies: [
+            "ScenarioFormat", "Services", "Fakes", "Yams", .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "OpenAPIKit", package: "OpenAPIKit"), .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+            .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+        ]),
         // For test suites: a daemon for the run, a session per test, state and journal assertions.
         // Both modes: a daemon process over its socket, or the engine in the test's process (no socket).
         .target(name: "ScenarioTesting", dependencies: [
@@ -134,7 +144,8 @@ let package = Package(
         .executableTarget(name: "scenariod", dependencies: ["ScenarioDaemon", "FeedReader", "Ratings"]),
         // The client; `validate` asks a daemon executable (`--check`), which knows its own Models.
         .executableTarget(name: "scenarioctl", dependencies: [
-            "ScenarioClient", "ControlAPI", "Services", "ScenarioExplore",
+            "ScenarioClient", "ControlAPI", "Services", "ScenarioExplore", "ScenarioImport",
+            .product(name: "MCP", package: "swift-sdk"),
             // Not for sessions (it has none; the hooks stay off): a static link passes --wrap=swift_task_create and the
             // rest to every product (scripts/build-deb, the package-daemon plugin), and the wraps live here.
             "CTaskOwnership",
@@ -163,6 +174,7 @@ let package = Package(
         // The malformed-scenario corpus is read from the source tree (#filePath), because SwiftPM resources
         // would follow the symlinks some cases are about.
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
+        .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "Services", "Fakes", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings", "TaskModels"]),
         // The daemon library as a team that owns main uses it: a Service in its own group.
         .testTarget(name: "ScenarioDaemonTests", dependencies: [

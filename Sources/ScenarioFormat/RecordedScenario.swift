@@ -34,7 +34,34 @@ public struct RecordedScenario: Sendable {
     /// How many routes the scenario has.
     public private(set) var routeCount = 0
 
-    /// Builds the scenario.
+    /// Where the exchanges came from, as the new scenario says it: its description, Model, clock, seed and header.
+    public struct Origin: Sendable {
+        /// The scenario's `description`.
+        public var description: String
+        /// The Model the scenario runs (`model:`).
+        public var model: String
+        /// The replay's clock; a recording on the system clock replays frozen where it started.
+        public var clock: ClockSettings
+        /// The key-value seed to keep, by key, as JSON (or text) bytes.
+        public var seed: [String: Data]
+        /// JSON pointers whose values are secrets besides the fields that always are (`network.redact`).
+        public var redact: [String]
+        /// The comment the file opens with (one line, without `#`), saying who wrote it from what.
+        public var header: String
+
+        /// An origin with these parts.
+        public init(description: String, model: String, clock: ClockSettings, seed: [String: Data] = [:],
+                    redact: [String] = [], header: String) {
+            self.description = description
+            self.model = model
+            self.clock = clock
+            self.seed = seed
+            self.redact = redact
+            self.header = header
+        }
+    }
+
+    /// Builds the scenario from a recording session.
     /// - Parameters:
     ///   - name: The new scenario's name.
     ///   - source: The scenario the recording session ran (its Model, clock and seed are kept).
@@ -44,11 +71,31 @@ public struct RecordedScenario: Sendable {
     ///   - keepSecrets: Keep `Authorization`, `Cookie` and `Set-Cookie` values (and match on the first two).
     public init(name: String, source: Scenario, session: String, exchanges: [RecordedExchange], startedAt: Date,
                 keepSecrets: Bool = false) {
+        let requests = exchanges.count
+        var clock = source.clock
+        if clock.mode == .system {
+            clock.start = startedAt
+            clock.mode = .frozen
+        }
+        let origin = Origin(
+            description: "Recorded from session '\(session)' of '\(source.name)': \(requests) request\(requests == 1 ? "" : "s") from \(InstantText.format(startedAt)).",
+            model: source.model, clock: clock, seed: source.seed, redact: source.network.redact,
+            header: "Recorded by scenariod on \(InstantText.format(Date())); replays without a network.")
+        self.init(name: name, origin: origin, exchanges: exchanges, keepSecrets: keepSecrets)
+    }
+
+    /// Builds the scenario from exchanges that came from elsewhere (an imported HAR file).
+    /// - Parameters:
+    ///   - name: The new scenario's name.
+    ///   - origin: What the scenario says of itself, and its Model, clock and seed.
+    ///   - exchanges: The requests and their answers, in any order; they are sorted by `sequence`.
+    ///   - keepSecrets: Keep `Authorization`, `Cookie` and `Set-Cookie` values (and match on the first two).
+    public init(name: String, origin: Origin, exchanges: [RecordedExchange], keepSecrets: Bool = false) {
         self.name = name
         let ordered = exchanges.sorted { $0.sequence < $1.sequence }
         var routes: [RouteDraft] = []
         var index: [RouteDraft.Key: Int] = [:]
-        let redact = keepSecrets ? nil : source.network.redact
+        let redact = keepSecrets ? nil : origin.redact
         for exchange in ordered {
             let key = RouteDraft.Key(exchange.request, redact: redact)
             if let existing = index[key] {
@@ -74,8 +121,7 @@ public struct RecordedScenario: Sendable {
         let routeNodes = routes.map { route -> Node in
             routeNode(route, name: names[route.key]!, causes: Self.causes(of: route, in: recorded, names: names))
         }
-        files["scenario.yaml"] = scenarioYAML(source: source, session: session, requests: ordered.count,
-                                              startedAt: startedAt, keepSecrets: keepSecrets, routes: routeNodes)
+        files["scenario.yaml"] = scenarioYAML(origin: origin, keepSecrets: keepSecrets, routes: routeNodes)
     }
 
     /// Writes the scenario as `root/NAME`, all at once: into a hidden directory first, renamed when complete, so a
@@ -198,19 +244,19 @@ public struct RecordedScenario: Sendable {
     }
 
     private mutating func routeNode(_ route: RouteDraft, name: String, causes: [(answer: Answer, after: RouteOutcome.Condition?)]?) -> Node {
-        var request: [(Node, Node)] = [("method", .init(route.key.method)), ("url", Self.text(route.key.url))]
-        if !route.key.query.isEmpty { request.append(("query", Self.textMapping(route.key.query))) }
-        if !route.key.headers.isEmpty { request.append(("headers", Self.textMapping(route.key.headers))) }
-        if let body = route.key.body { request.append(("body", Self.node(body))) }
-        var pairs: [(Node, Node)] = [("name", Self.text(name)), ("request", .mapping(.init(request)))]
+        var request: [(Node, Node)] = [("method", .init(route.key.method)), ("url", Node.scenarioText(route.key.url))]
+        if !route.key.query.isEmpty { request.append(("query", Node.scenarioTextMapping(route.key.query))) }
+        if !route.key.headers.isEmpty { request.append(("headers", Node.scenarioTextMapping(route.key.headers))) }
+        if let body = route.key.body { request.append(("body", Node.scenarioValue(body))) }
+        var pairs: [(Node, Node)] = [("name", Node.scenarioText(name)), ("request", .mapping(.init(request)))]
         // A read that a write changed answers by cause; answers all alike make one response; otherwise the
         // sequence as recorded, the last one repeating.
         if let causes {
             pairs.append(("responses", .sequence(.init(causes.map { state in
                 var node = responseNode(state.answer)
                 if let after = state.after, case .mapping(var mapping) = node {
-                    mapping[Self.text("after")] = after.times == 1 ? Self.text(after.route)
-                        : .mapping(.init([(Self.text("route"), Self.text(after.route)), (Self.text("times"), Node(String(after.times), Tag(.int)))]))
+                    mapping[Node.scenarioText("after")] = after.times == 1 ? Node.scenarioText(after.route)
+                        : .mapping(.init([(Node.scenarioText("route"), Node.scenarioText(after.route)), (Node.scenarioText("times"), Node(String(after.times), Tag(.int)))]))
                     node = .mapping(mapping)
                 }
                 return node
@@ -227,12 +273,12 @@ public struct RecordedScenario: Sendable {
         if let fault = answer.fault { return .mapping(.init([("fault", .init(fault.rawValue))])) }
         var pairs: [(Node, Node)] = [("status", .init(String(answer.status ?? 200)))]
         if !answer.headers.isEmpty {
-            pairs.append(("headers", .mapping(.init(answer.headers.map { (Self.text($0.0), Self.text($0.1)) }))))
+            pairs.append(("headers", .mapping(.init(answer.headers.map { (Node.scenarioText($0.0), Node.scenarioText($0.1)) }))))
         }
         if !answer.body.isEmpty {
             let file = fixtureName(answer)
             files[file] = answer.body
-            pairs.append(("bodyFile", Self.text(file)))
+            pairs.append(("bodyFile", Node.scenarioText(file)))
         }
         return .mapping(.init(pairs))
     }
@@ -266,56 +312,25 @@ public struct RecordedScenario: Sendable {
 
     // MARK: The file
 
-    private func scenarioYAML(source: Scenario, session: String, requests: Int, startedAt: Date, keepSecrets: Bool,
-                              routes: [Node]) -> Data {
-        let instant = InstantText.format
-        var top: [(Node, Node)] = [
-            ("description", Self.text("Recorded from session '\(session)' of '\(source.name)': \(requests) request\(requests == 1 ? "" : "s") from \(instant(startedAt)).")),
-            ("model", Self.text(source.model)),
-        ]
-        let start = source.clock.mode == .system ? startedAt : source.clock.start
-        let mode = source.clock.mode == .system ? "frozen" : source.clock.mode.rawValue
-        var clock: [(Node, Node)] = [("start", .init(instant(start))), ("mode", .init(mode))]
-        if let zone = source.clock.timeZone { clock.append(("timeZone", .init(zone))) }
+    private func scenarioYAML(origin: Origin, keepSecrets: Bool, routes: [Node]) -> Data {
+        var top: [(Node, Node)] = [("description", Node.scenarioText(origin.description)), ("model", Node.scenarioText(origin.model))]
+        var clock: [(Node, Node)] = [("start", .init(InstantText.format(origin.clock.start))), ("mode", .init(origin.clock.mode.rawValue))]
+        if let zone = origin.clock.timeZone { clock.append(("timeZone", .init(zone))) }
         top.append(("clock", .mapping(.init(clock))))
-        if !source.seed.isEmpty {
-            let seed = source.seed.keys.sorted().map { key in
-                (Self.text(key), Self.node((try? JSONValue(json: source.seed[key]!)) ?? .string(String(decoding: source.seed[key]!, as: UTF8.self))))
+        if !origin.seed.isEmpty {
+            let seed = origin.seed.keys.sorted().map { key in
+                (Node.scenarioText(key), Node.scenarioValue((try? JSONValue(json: origin.seed[key]!)) ?? .string(String(decoding: origin.seed[key]!, as: UTF8.self))))
             }
             top.append(("keyValue", .mapping(.init([("seed", .mapping(.init(seed)))]))))
         }
         top.append(("network", .mapping(.init([("unmatched", "connectionRefused"), ("routes", .sequence(.init(routes)))]))))
         let header = """
-        # Recorded by scenariod on \(instant(Date())); replays without a network.
+        # \(origin.header)
         # Each route answers in the order the responses were recorded.\(keepSecrets ? "" : "\n# Credentials were left out: Authorization, Cookie and Set-Cookie values, and secret body fields (password, token, …)\n# in request matchers (which then match any value) and response fixtures (<redacted>); --keep-secrets keeps them.")
 
         """
         let body = (try? Yams.serialize(node: .mapping(.init(top)), width: -1, allowUnicode: true)) ?? ""
         return Data((header + body).utf8)
-    }
-
-    /// A string that stays a string when read back (`"123"`, `"true"` and `"null"` are quoted).
-    static func text(_ string: String) -> Node {
-        let plain = Node(string)
-        let readsBack = (try? Yams.compose(yaml: string)).flatMap { $0 }
-        let needsQuotes = readsBack?.tag.rawValue != Tag.Name.str.rawValue || readsBack?.scalar?.string != string
-        return needsQuotes ? Node(string, Tag(.str), .doubleQuoted) : plain
-    }
-
-    static func textMapping(_ values: [String: String]) -> Node {
-        .mapping(.init(values.keys.sorted().map { (text($0), text(values[$0]!)) }))
-    }
-
-    static func node(_ value: JSONValue) -> Node {
-        switch value {
-        case .null: Node("null", Tag(.null))
-        case .bool(let flag): Node(flag ? "true" : "false", Tag(.bool))
-        case .int(let number): Node(String(number), Tag(.int))
-        case .double(let number): Node(String(number), Tag(.float))
-        case .string(let string): text(string)
-        case .array(let items): .sequence(.init(items.map(node)))
-        case .object(let members): .mapping(.init(members.keys.sorted().map { (text($0), node(members[$0]!)) }))
-        }
     }
 }
 

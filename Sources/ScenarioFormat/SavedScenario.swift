@@ -29,13 +29,13 @@ public struct SavedScenario: Sendable {
         if !inherits { keyValue.append(("inheritSeed", Node("false", Tag(.bool)))) }
         keyValue.append(("seed", .mapping(.init(keyValues.keys.sorted().map { key in
             let data = keyValues[key]!
-            return (RecordedScenario.text(key), RecordedScenario.node((try? JSONValue(json: data)) ?? .string(String(decoding: data, as: UTF8.self))))
+            return (Node.scenarioText(key), Node.scenarioValue((try? JSONValue(json: data)) ?? .string(String(decoding: data, as: UTF8.self))))
         }))))
         var clock: [(Node, Node)] = [(Node("start"), Node(instant)), (Node("mode"), Node(source.clock.mode == .system ? "frozen" : source.clock.mode.rawValue))]
         if let zone = source.clock.timeZone { clock.append((Node("timeZone"), Node(zone))) }
         var top: [(Node, Node)] = [
-            ("description", RecordedScenario.text(description ?? "Saved from session '\(session)' of '\(source.name)' at \(instant).")),
-            ("extends", RecordedScenario.text(source.name)),
+            ("description", Node.scenarioText(description ?? "Saved from session '\(session)' of '\(source.name)' at \(instant).")),
+            ("extends", Node.scenarioText(source.name)),
             ("clock", .mapping(.init(clock))),
             ("keyValue", .mapping(.init(keyValue))),
         ]

@@ -1,12 +1,12 @@
-import Foundation
+public import Foundation
 
 /// Writes a new scenario directory all at once: into a hidden directory first, renamed when complete, so a reload
 /// never sees half a scenario.
-enum ScenarioDirectoryWriter {
+public enum ScenarioDirectoryWriter {
     /// Writes `files` (paths relative to the scenario directory) as `root/name`.
     /// - Returns: the new scenario directory.
     /// - Throws: `CocoaError(.fileWriteFileExists)` when `root/name` exists; file system errors otherwise.
-    static func write(_ files: [String: Data], as name: String, into root: URL) throws -> URL {
+    public static func write(_ files: [String: Data], as name: String, into root: URL) throws -> URL {
         let target = root.appendingPathComponent(name)
         guard !FileManager.default.fileExists(atPath: target.path) else {
             throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: target.path])

@@ -1,0 +1,69 @@
+public import Foundation
+import ScenarioFormat
+import Services
+import Yams
+
+/// A scenario an importer built from something a team already has (a HAR file, WireMock mappings, an OpenAPI
+/// document): the files of its directory, and every part of the source it could not translate, with the reason.
+public struct ImportedScenario: Sendable {
+    /// The scenario's name: its directory's name.
+    public var name: String
+    /// The files to write, by path relative to the scenario directory: `scenario.yaml` and `fixtures/…`.
+    public var files: [String: Data]
+    /// How many routes `scenario.yaml` has.
+    public var routeCount: Int
+    /// What the importer left out, each with where it was and why; also written at the top of `scenario.yaml`.
+    public var untranslated: [UntranslatedPart]
+
+    /// A scenario from files already built (a HAR file goes through ``ScenarioFormat/RecordedScenario``).
+    public init(name: String, files: [String: Data], routeCount: Int, untranslated: [UntranslatedPart] = []) {
+        self.name = name
+        self.files = files
+        self.routeCount = routeCount
+        self.untranslated = untranslated
+    }
+
+    /// A scenario of `routes` (each a route mapping), with `fixtures` beside it.
+    /// - Parameters:
+    ///   - header: The comment `scenario.yaml` opens with, a line each, without `#`.
+    ///   - random: The seed the scenario's random numbers start from, when the import drew any.
+    init(name: String, description: String, model: String, header: [String], routes: [Node], fixtures: [String: Data],
+         untranslated: [UntranslatedPart], random: UInt64? = nil) {
+        var top: [(Node, Node)] = [
+            (Node("description"), .scenarioText(description)), (Node("model"), .scenarioText(model)),
+        ]
+        if let random { top.append((Node("random"), .mapping(.init([(Node("seed"), Node(String(random), Tag(.int)))])))) }
+        top.append((Node("network"), .mapping(.init([(Node("unmatched"), Node("connectionRefused")), (Node("routes"), .sequence(.init(routes)))]))))
+        var comment = header
+        if !untranslated.isEmpty {
+            comment.append("Not translated (\(untranslated.count)):")
+            comment += untranslated.map { "  \($0.source): \($0.reason)" }
+        }
+        let text = comment.map { "# \($0)\n" }.joined()
+            + ((try? Yams.serialize(node: .mapping(.init(top)), width: -1, allowUnicode: true)) ?? "")
+        var files = fixtures
+        files["scenario.yaml"] = Data(text.utf8)
+        self.init(name: name, files: files, routeCount: routes.count, untranslated: untranslated)
+    }
+
+    /// Writes the scenario as `root/NAME`, all at once (a hidden directory renamed when complete).
+    /// - Returns: the new scenario directory.
+    /// - Throws: `CocoaError(.fileWriteFileExists)` when `root/NAME` exists; file system errors otherwise.
+    public func write(into root: URL) throws -> URL {
+        try ScenarioDirectoryWriter.write(files, as: name, into: root)
+    }
+}
+
+/// A part of an imported source left out of the scenario, and why: nothing is dropped silently.
+public struct UntranslatedPart: Sendable, Hashable, Codable {
+    /// Where it was: a file, and a JSON pointer inside it when there is one (`mappings/todo.json /response/fault`).
+    public var source: String
+    /// Why it could not be translated, and what to do instead when there is something.
+    public var reason: String
+
+    /// A part at `source`, left out for `reason`.
+    public init(source: String, reason: String) {
+        self.source = source
+        self.reason = reason
+    }
+}
