@@ -1,0 +1,145 @@
+import ControlAPI
+import Foundation
+import MCP
+import ScenarioClient
+import Services
+
+/// One of the daemon's verbs as an MCP tool: sessions, state, journal, clock, network, store, history, saving.
+/// Each calls the control API through ``ScenarioClient`` and nothing else, so an agent can do exactly what
+/// `scenarioctl` can, and reach no file the daemon does not serve.
+struct AgentVerb: Sendable {
+    let name: String
+    let description: String
+    let schema: MCP.Value
+    let annotations: Tool.Annotations
+    /// Opening or closing a session changes the resource list.
+    var changesSessions = false
+    let run: @Sendable (ScenarioClient, ToolArguments) async throws -> JSONValue
+
+    var tool: Tool { Tool(name: name, description: description, inputSchema: schema, annotations: annotations) }
+
+    /// An object schema of these properties (name → JSON Schema), some required, no others allowed.
+    static func schema(_ properties: [String: MCP.Value], required: [String] = []) -> MCP.Value {
+        .object([
+            "type": "object", "properties": .object(properties),
+            "required": .array(required.map { .string($0) }), "additionalProperties": false,
+        ])
+    }
+
+    static func property(_ type: String, _ description: String) -> MCP.Value {
+        .object(["type": .string(type), "description": .string(description)])
+    }
+
+    static let session = property("string", "The session (open_session's id). Default: the daemon's default session, when it was started with a scenario.")
+
+    static let all: [AgentVerb] = [
+        AgentVerb(name: "list_scenarios", description: "The scenarios the daemon serves: name, Model, description, and problems of those that do not load.",
+                  schema: schema([:]), annotations: .init(readOnlyHint: true, openWorldHint: false)) { client, _ in
+            .object(["scenarios": .encoding(try await client.scenarios())])
+        },
+        AgentVerb(name: "list_models", description: "The Models the daemon hosts, each with its actions and their arguments (name, JSON type, required) and its key-value keys.",
+                  schema: schema([:]), annotations: .init(readOnlyHint: true, openWorldHint: false)) { client, _ in
+            .object(["models": .encoding(try await client.models())])
+        },
+        AgentVerb(name: "open_session", description: "Open an isolated session of a scenario: its own Model, clock, network and store. Returns the session (its id names it in every other tool) and the Model's first state.",
+                  schema: schema([
+                      "scenario": property("string", "The scenario to run (list_scenarios names them)."),
+                      "id": property("string", "The session's id. Default: one the daemon makes up."),
+                      "overrides": property("object", "Changes to the scenario for this session only, as in POST /v1/sessions: clock, keyValue, random, network (routes by name)."),
+                  ], required: ["scenario"]),
+                  annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false), changesSessions: true) { client, arguments in
+            let session = try await client.createSession(scenario: arguments.string("scenario") ?? "", id: arguments.string("id"), overrides: arguments["overrides"])
+            return .object(["session": .encoding(session), "state": try await client.state(session: session.id)])
+        },
+        AgentVerb(name: "close_session", description: "Close a session: its Model stops and its state is gone.",
+                  schema: schema(["session": property("string", "The session to close.")], required: ["session"]),
+                  annotations: .init(destructiveHint: true, idempotentHint: true, openWorldHint: false), changesSessions: true) { client, arguments in
+            let id = arguments.session()
+            try await client.deleteSession(id)
+            return .object(["closed": .string(id)])
+        },
+        AgentVerb(name: "list_sessions", description: "The open sessions: id, scenario, Model, clock, requests, and work of the Model the session could not see (escapes).",
+                  schema: schema([:]), annotations: .init(readOnlyHint: true, openWorldHint: false)) { client, _ in
+            .object(["sessions": .encoding(try await client.sessions())])
+        },
+        AgentVerb(name: "read_state", description: "The Model's state in a session, once its work at the current instant has settled.",
+                  schema: schema(["session": session]), annotations: .init(readOnlyHint: true, openWorldHint: false)) { client, arguments in
+            let id = arguments.session()
+            return .object(["session": .string(id), "state": try await client.state(session: id)])
+        },
+        AgentVerb(name: "read_journal", description: "The session's network journal: every request the Model sent, the route that answered it or, for a request no route matched, its near misses (the closest routes and the first field that differed).",
+                  schema: schema(["session": session, "unmatchedOnly": property("boolean", "Only the requests no route matched. Default: false.")]),
+                  annotations: .init(readOnlyHint: true, openWorldHint: false)) { client, arguments in
+            let id = arguments.session()
+            let journal = arguments["unmatchedOnly"] == .bool(true) ? try await client.unmatchedRequests(session: id) : try await client.journal(session: id)
+            return .encoding(journal)
+        },
+        AgentVerb(name: "move_clock", description: "Move the session's virtual clock: forward by a duration (timers fire, delayed responses arrive, in order) or to an instant. Returns the new time and the state there.",
+                  schema: schema([
+                      "session": session,
+                      "by": property("string", "A duration to advance by: 500ms, 2s, 15m, 1h30m."),
+                      "to": property("string", "An instant to set the clock to, ISO 8601: 2026-11-01T09:00:00Z."),
+                  ]), annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false)) { client, arguments in
+            let id = arguments.session()
+            let now: Date
+            switch (arguments.string("by"), arguments.string("to")) {
+            case (let by?, nil): now = try await client.advanceClock(by: by, session: id)
+            case (nil, let to?):
+                guard let instant = InstantText.parse(to) else {
+                    throw AgentTools.Failure(code: "invalidArguments", message: "argument 'to': \(InstantText.problem(to) ?? "'\(to)' is not an instant"); write one such as 2026-11-01T09:00:00Z.")
+                }
+                now = try await client.setClock(to: instant, session: id)
+            default: throw AgentTools.Failure(code: "invalidArguments", message: "give exactly one of 'by' (a duration such as 30s) and 'to' (an instant).")
+            }
+            return .object(["session": .string(id), "now": .string(InstantText.format(now)), "state": try await client.state(session: id)])
+        },
+        AgentVerb(name: "set_network_conditions", description: "The weather of the session's whole network: offline, a transport fault on every request, or extra delay. Omitted fields are cleared.",
+                  schema: schema([
+                      "session": session,
+                      "offline": property("boolean", "Every request fails as offline."),
+                      "fault": property("string", "Every request fails with this transport error: timeout, connectionReset, connectionRefused, offline, cancelled."),
+                      "delay": property("string", "Extra delay on every answer: 2s."),
+                  ]), annotations: .init(destructiveHint: false, idempotentHint: true, openWorldHint: false)) { client, arguments in
+            let conditions = NetworkConditionsBody(offline: arguments["offline"] == .bool(true) ? true : nil, fault: arguments.string("fault"), delay: arguments.string("delay"))
+            return .encoding(try await client.setNetworkConditions(conditions, session: arguments.session()))
+        },
+        AgentVerb(name: "edit_store", description: "Set or remove a key of the session's key-value store, as if the Model's store held it.",
+                  schema: schema([
+                      "session": session,
+                      "key": property("string", "The key (list_models names the keys each Model documents)."),
+                      "value": .object(["description": "The JSON value to store. Leave it out with remove: true."]),
+                      "remove": property("boolean", "Remove the key instead of setting it."),
+                  ], required: ["key"]), annotations: .init(destructiveHint: true, idempotentHint: true, openWorldHint: false)) { client, arguments in
+            let id = arguments.session()
+            let key = arguments.string("key") ?? ""
+            switch (arguments["value"], arguments["remove"] == .bool(true)) {
+            case (nil, true):
+                try await client.removeKeyValue(key, session: id)
+                return .object(["session": .string(id), "removed": .string(key), "state": try await client.state(session: id)])
+            case (let value?, false):
+                let stored = try await client.setKeyValue(key, to: value, session: id)
+                return .object(["session": .string(id), "key": .string(key), "value": stored, "state": try await client.state(session: id)])
+            default:
+                throw AgentTools.Failure(code: "invalidArguments", message: "give 'value' to set the key, or 'remove': true to remove it, not both and not neither.")
+            }
+        },
+        AgentVerb(name: "read_history", description: "The session's steps so far (actions, clock moves, edits), each with its number for rewind.",
+                  schema: schema(["session": session]), annotations: .init(readOnlyHint: true, openWorldHint: false)) { client, arguments in
+            .encoding(try await client.history(session: arguments.session()))
+        },
+        AgentVerb(name: "rewind", description: "Go back to the state after a step of the session's history (read_history numbers them; 0 is the start). Returns the state there.",
+                  schema: schema(["session": session, "step": property("integer", "The step to go back to.")], required: ["step"]),
+                  annotations: .init(destructiveHint: true, idempotentHint: true, openWorldHint: false)) { client, arguments in
+            let id = arguments.session()
+            return .object(["session": .string(id), "state": try await client.rewind(to: arguments.integer("step") ?? 0, session: id)])
+        },
+        AgentVerb(name: "save_scenario", description: "Save the session as a new scenario that extends its own and starts where the session is now; the daemon writes it beside its scenarios.",
+                  schema: schema([
+                      "session": session,
+                      "name": property("string", "The new scenario's name."),
+                      "description": property("string", "Its description. Default: where it was saved from."),
+                  ], required: ["name"]), annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false)) { client, arguments in
+            .encoding(try await client.saveSession(as: arguments.string("name") ?? "", description: arguments.string("description"), session: arguments.session()))
+        },
+    ]
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import ScenarioImport
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Write a scenario from what you have: a HAR file, WireMock mappings, an OpenAPI document.",
+        discussion: """
+        Each writes OUT/NAME (a scenario directory: scenario.yaml and fixtures) that passes the offline check, and \
+        lists every part of the source it could not translate, with the reason. Bad input is refused with its place \
+        and nothing is written. Serve the result with `scenariod --scenarios OUT --scenario NAME`.
+        """,
+        subcommands: [ImportHAR.self])
+}
+
+/// What every import verb takes: where to write and what to call the scenario.
+struct ImportTarget: ParsableArguments {
+    @Option(help: ArgumentHelp("The new scenario's name (default: the source's file name without its extension).", valueName: "name"))
+    var scenario: String?
+    @Option(help: ArgumentHelp("The Model the scenario runs (`scenarioctl models` lists a daemon's).", valueName: "name"))
+    var model: String
+    @Option(help: ArgumentHelp("The directory of scenarios to write NAME into (default: the current directory).", valueName: "dir"))
+    var out = "."
+    @OptionGroup var format: OutputOptions
+
+    /// The scenario's name: given, or the source's base name made safe.
+    func name(for source: String) throws -> String {
+        let name = scenario ?? String(((source as NSString).lastPathComponent as NSString).deletingPathExtension
+            .map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "-" })
+        guard !name.isEmpty, !name.hasPrefix("."), name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+            throw ValidationError("'\(name)' cannot name a scenario: use letters, digits, '-', '_' and '.', not starting with '.' (--scenario NAME).")
+        }
+        return name
+    }
+
+    /// Reads the source file, or exits 1 saying why.
+    func read(_ path: String) throws -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw Self.fail("cannot read \(path): \((error as NSError).localizedDescription)")
+        }
+    }
+
+    /// Builds the scenario and writes it; prints what was written and what was not translated.
+    func run(source: String, _ build: (ImportOptions) throws(ImportError) -> ImportedScenario, options: ImportOptions) throws {
+        let scenario: ImportedScenario
+        do {
+            scenario = try build(options)
+        } catch {
+            throw Self.fail("\(error)\nNothing was written.")
+        }
+        let directory: URL
+        do {
+            directory = try scenario.write(into: URL(fileURLWithPath: out))
+        } catch let error as CocoaError where error.code == .fileWriteFileExists {
+            throw Self.fail("\((out as NSString).appendingPathComponent(scenario.name)) exists; choose another --scenario or --out, or remove it. Nothing was written.")
+        } catch let error as ImportCheckFailure {
+            throw Self.fail("\(error)")
+        } catch {
+            throw Self.fail("cannot write into \(out): \((error as NSError).localizedDescription). Nothing was written.")
+        }
+        let fixtures = scenario.files.keys.filter { $0.hasPrefix("fixtures/") }.count
+        if format.json {
+            print(Output.json(ImportSummary(scenario: scenario.name, model: scenario.model, directory: directory.path,
+                                            routes: scenario.routeCount, fixtures: fixtures, untranslated: scenario.untranslated)))
+            return
+        }
+        print("Wrote \(directory.path): \(scenario.routeCount) route\(scenario.routeCount == 1 ? "" : "s"), \(fixtures) fixture file\(fixtures == 1 ? "" : "s").")
+        if !scenario.untranslated.isEmpty {
+            print("Not translated (\(scenario.untranslated.count), also listed at the top of scenario.yaml):")
+            for part in scenario.untranslated { print("  \(part.source): \(part.reason)") }
+        }
+        print("Serve it: scenariod --scenarios \(out) --scenario \(scenario.name)")
+    }
+
+    private static func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("scenarioctl: \(message)\n".utf8))
+        return ExitCode(1)
+    }
+}
+
+/// `--json`'s answer: what was written where, and what was not translated.
+struct ImportSummary: Encodable {
+    var scenario: String
+    var model: String
+    var directory: String
+    var routes: Int
+    var fixtures: Int
+    var untranslated: [UntranslatedPart]
+}
+
+struct ImportHAR: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "har",
+        abstract: "Import a HAR 1.2 file (browser devtools, Playwright's recordHar, Proxyman, Charles).",
+        discussion: """
+        One route per distinct request (method, URL, query, JSON body), with the answers in recorded order; a read \
+        whose answer changed after a write answers by cause (after:); bodies become fixture files, binary ones byte \
+        for byte. Credentials are left out as in a recording (Authorization, Cookie, Set-Cookie, secret body fields) \
+        unless --keep-secrets. Requests that got no response (blocked, aborted) are listed, not imported. The clock \
+        starts, frozen, at the first request's time.
+        """)
+    @Argument(help: "The HAR file.") var file: String
+    @OptionGroup var target: ImportTarget
+    @Flag(help: "Keep Authorization, Cookie and Set-Cookie values and secret body fields.") var keepSecrets = false
+
+    func run() throws {
+        let data = try target.read(file)
+        let options = ImportOptions(scenario: try target.name(for: file), model: target.model, keepSecrets: keepSecrets)
+        try target.run(source: file, { options throws(ImportError) in try HARImporter.importScenario(from: data, file: file, options: options) }, options: options)
+    }
+}

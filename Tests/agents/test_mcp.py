@@ -1,0 +1,127 @@
+"""`scenarioctl mcp` driven by the official MCP Python SDK, as a coding agent's client drives it: stdio, initialize,
+tools derived from GET /v1/models, a session worked through tools, errors as tool errors, resources and their
+change notifications."""
+import asyncio
+import json
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters, types
+from mcp.client.stdio import stdio_client
+
+
+def agent(daemon, scenarioctl, body):
+    """Runs `body(session, notifications)` in an MCP client session of `scenarioctl mcp --socket …`."""
+    notifications = []
+
+    async def handler(message):
+        if isinstance(message, types.ServerNotification):
+            notifications.append(message.root)
+
+    async def main():
+        parameters = StdioServerParameters(command=scenarioctl, args=["mcp", "--socket", daemon.socket])
+        async with stdio_client(parameters) as (read, write):
+            async with ClientSession(read, write, message_handler=handler) as session:
+                initialized = await session.initialize()
+                assert initialized.serverInfo.name == "scenariod"
+                with anyio.fail_after(60):
+                    return await body(session, notifications)
+
+    return asyncio.run(main())
+
+
+def test_tools_are_the_daemons_verbs_and_each_models_actions(daemon, scenarioctl):
+    models = daemon.http.get("/v1/models").json()
+
+    async def body(session, _):
+        return (await session.list_tools()).tools
+
+    tools = {tool.name: tool for tool in agent(daemon, scenarioctl, body)}
+    for verb in ["list_scenarios", "list_models", "open_session", "close_session", "read_state", "read_journal",
+                 "move_clock", "set_network_conditions", "edit_store", "rewind", "save_scenario"]:
+        assert verb in tools, f"{verb} missing from {sorted(tools)}"
+    action_tools = [name for name in tools if "_" in name and name.split("_")[0] in {m["name"].lower() for m in models}]
+    assert len(action_tools) == sum(len(model["actions"]) for model in models) >= 5
+    for model in models:
+        for action in model["actions"]:
+            tool = tools[f"{model['name'].lower()}_{action['name']}"]
+            schema = tool.inputSchema
+            properties = dict(schema["properties"])
+            assert properties.pop("session")["type"] == "string"
+            assert properties == {argument["name"]: {"type": argument["type"]} for argument in action["arguments"]}
+            assert sorted(schema["required"]) == sorted(a["name"] for a in action["arguments"] if a["required"])
+            assert schema["additionalProperties"] is False
+
+
+def test_an_agent_opens_a_session_acts_moves_the_clock_and_reads_the_state(daemon, scenarioctl):
+    async def body(session, _):
+        opened = await session.call_tool("open_session", {"scenario": "offline-demo", "id": "agent-1"})
+        assert not opened.isError, opened.content
+        assert opened.structuredContent["session"]["id"] == "agent-1"
+        assert opened.structuredContent["session"]["model"] == "FeedReader"
+        reloaded = await session.call_tool("feedreader_reload", {"session": "agent-1"})
+        assert not reloaded.isError, reloaded.content
+        items = reloaded.structuredContent["state"]["items"]
+        assert items, reloaded.structuredContent
+        marked = await session.call_tool("feedreader_setIsRead", {"session": "agent-1", "url": items[0]["url"], "value": True})
+        assert not marked.isError, marked.content
+        moved = await session.call_tool("move_clock", {"session": "agent-1", "by": "90s"})
+        assert not moved.isError, moved.content
+        state = await session.call_tool("read_state", {"session": "agent-1"})
+        history = await session.call_tool("read_history", {"session": "agent-1"})
+        return opened, marked, moved, state, history
+
+    opened, marked, moved, state, history = agent(daemon, scenarioctl, body)
+    # What the tools say is what the API says.
+    assert state.structuredContent["state"] == daemon.http.get("/v1/sessions/agent-1/state").json()
+    assert json.loads(state.content[0].text)["state"] == state.structuredContent["state"]
+    clock = daemon.http.get("/v1/sessions/agent-1/clock").json()
+    assert moved.structuredContent["now"] == clock["now"]
+    start = opened.structuredContent["session"]["now"]
+    assert moved.structuredContent["now"] != start
+    url = marked.structuredContent["state"]["items"][0]["url"]
+    assert [item for item in state.structuredContent["state"]["items"] if item["url"] == url][0]["isRead"] is True
+    kinds = [step["kind"] for step in history.structuredContent["steps"]]
+    assert kinds[-3:] == ["action", "action", "advanceClock"], kinds
+
+
+def test_a_bad_argument_is_a_tool_error_naming_the_field(daemon, scenarioctl):
+    async def body(session, _):
+        await session.call_tool("open_session", {"scenario": "offline-demo", "id": "agent-2"})
+        wrong_type = await session.call_tool("feedreader_setIsRead", {"session": "agent-2", "url": "https://x.example/1", "value": "yes"})
+        unknown = await session.call_tool("feedreader_setIsRead", {"session": "agent-2", "url": "https://x.example/1", "value": True, "colour": "red"})
+        missing = await session.call_tool("feedreader_setIsRead", {"session": "agent-2", "value": True})
+        no_session = await session.call_tool("read_state", {"session": "no-such-session"})
+        return wrong_type, unknown, missing, no_session
+
+    wrong_type, unknown, missing, no_session = agent(daemon, scenarioctl, body)
+    for result, field in [(wrong_type, "value"), (unknown, "colour"), (missing, "url")]:
+        assert result.isError is True
+        assert result.structuredContent["error"]["code"] == "invalidArguments"
+        assert f"'{field}'" in result.structuredContent["error"]["message"], result.structuredContent
+        assert f"'{field}'" in result.content[0].text
+    # A refusal of the daemon's own comes back with the API's code.
+    assert no_session.isError is True
+    assert no_session.structuredContent["error"]["code"] == "unknownSession"
+
+
+def test_resources_are_scenario_files_and_session_states_with_change_notifications(daemon, scenarioctl):
+    async def body(session, notifications):
+        await session.call_tool("open_session", {"scenario": "offline-demo", "id": "agent-3"})
+        listed = {str(resource.uri): resource for resource in (await session.list_resources()).resources}
+        uri = "scenariod://sessions/agent-3/state"
+        assert uri in listed and "scenariod://scenarios/offline-demo/scenario.yaml" in listed
+        scenario_file = await session.read_resource("scenariod://scenarios/offline-demo/scenario.yaml")
+        await session.subscribe_resource(uri)
+        await session.call_tool("feedreader_reload", {"session": "agent-3"})
+        while not any(isinstance(n, types.ResourceUpdatedNotification) and str(n.params.uri) == uri for n in notifications):
+            await anyio.sleep(0.02)
+        state = await session.read_resource(uri)
+        with pytest.raises(Exception) as outside:
+            await session.read_resource("file:///etc/passwd")
+        return scenario_file, state, str(outside.value)
+
+    scenario_file, state, outside = agent(daemon, scenarioctl, body)
+    assert scenario_file.contents[0].text == daemon.http.get("/v1/scenarios/offline-demo/file").json()["text"]
+    assert json.loads(state.contents[0].text) == daemon.http.get("/v1/sessions/agent-3/state").json()
+    assert "reads no other file" in outside
