@@ -29,6 +29,9 @@ public enum HARImporter {
                 untranslated.append(UntranslatedPart(source: place, reason: "the request got no response (status \(entry.response.status)\(entry.response.failureText.map { ", \($0)" } ?? "")); a browser's blocked or aborted request has nothing to replay."))
                 continue
             }
+            if entry.response.content.text == nil, (entry.response.content.size ?? 0) != 0 {
+                untranslated.append(UntranslatedPart(source: place + "/response/content", reason: "the HAR has no body for this response (a browser keeps only the bodies the page read); the route answers with an empty body. Record again with the body read, or put it in the route's bodyFile."))
+            }
             exchanges.append(exchange)
         }
         guard !exchanges.isEmpty else {
@@ -46,7 +49,7 @@ public enum HARImporter {
             let comment = (["Not translated (\(untranslated.count)):"] + untranslated.map { "  \($0.source): \($0.reason)" }).map { "# \($0)\n" }.joined()
             files["scenario.yaml"] = Data(comment.utf8) + yaml
         }
-        return ImportedScenario(name: options.scenario, files: files, routeCount: recorded.routeCount, untranslated: untranslated)
+        return ImportedScenario(name: options.scenario, model: options.model, files: files, routeCount: recorded.routeCount, untranslated: untranslated)
     }
 
     /// One entry as an exchange; nil for a request that got no response (`status` 0 or below: blocked, aborted).
@@ -125,6 +128,8 @@ struct HAR: Decodable {
     }
 
     struct Body: Decodable {
+        /// The body's length; -1 when unknown, as for a body the browser did not keep.
+        var size: Int?
         var mimeType: String?
         var text: String?
         var encoding: String?

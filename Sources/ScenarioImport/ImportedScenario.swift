@@ -8,6 +8,8 @@ import Yams
 public struct ImportedScenario: Sendable {
     /// The scenario's name: its directory's name.
     public var name: String
+    /// The Model it names (`model:`).
+    public var model: String
     /// The files to write, by path relative to the scenario directory: `scenario.yaml` and `fixtures/…`.
     public var files: [String: Data]
     /// How many routes `scenario.yaml` has.
@@ -16,8 +18,9 @@ public struct ImportedScenario: Sendable {
     public var untranslated: [UntranslatedPart]
 
     /// A scenario from files already built (a HAR file goes through ``ScenarioFormat/RecordedScenario``).
-    public init(name: String, files: [String: Data], routeCount: Int, untranslated: [UntranslatedPart] = []) {
+    public init(name: String, model: String, files: [String: Data], routeCount: Int, untranslated: [UntranslatedPart] = []) {
         self.name = name
+        self.model = model
         self.files = files
         self.routeCount = routeCount
         self.untranslated = untranslated
@@ -43,14 +46,33 @@ public struct ImportedScenario: Sendable {
             + ((try? Yams.serialize(node: .mapping(.init(top)), width: -1, allowUnicode: true)) ?? "")
         var files = fixtures
         files["scenario.yaml"] = Data(text.utf8)
-        self.init(name: name, files: files, routeCount: routes.count, untranslated: untranslated)
+        self.init(name: name, model: model, files: files, routeCount: routes.count, untranslated: untranslated)
     }
 
-    /// Writes the scenario as `root/NAME`, all at once (a hidden directory renamed when complete).
+    /// Writes the scenario as `root/NAME` once it passes the offline check a daemon's load would make (with
+    /// ``model`` taken as known): first into a scratch directory, checked there, then all at once into `root`, so a
+    /// failed import writes nothing.
     /// - Returns: the new scenario directory.
-    /// - Throws: `CocoaError(.fileWriteFileExists)` when `root/NAME` exists; file system errors otherwise.
+    /// - Throws: ``ImportCheckFailure`` when the scenario would not load (a fault of the importer: please report it);
+    ///   `CocoaError(.fileWriteFileExists)` when `root/NAME` exists; file system errors otherwise.
     public func write(into root: URL) throws -> URL {
-        try ScenarioDirectoryWriter.write(files, as: name, into: root)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("scenarioctl-import-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let draft = try ScenarioDirectoryWriter.write(files, as: name, into: scratch)
+        let problems = ScenarioCatalog.check([draft], models: [model]).problems
+        guard problems.isEmpty else { throw ImportCheckFailure(problems: problems.map { "\($0.message)\($0.line.map { " (scenario.yaml line \($0))" } ?? "")" }) }
+        return try ScenarioDirectoryWriter.write(files, as: name, into: root)
+    }
+}
+
+/// An imported scenario that would not load: the importer wrote something the format refuses.
+public struct ImportCheckFailure: Error, Sendable, CustomStringConvertible {
+    /// What the offline check found.
+    public var problems: [String]
+
+    public var description: String {
+        "the imported scenario does not pass the offline check, so nothing was written (a fault of the importer; please report it with the input): "
+            + problems.joined(separator: "; ")
     }
 }
 

@@ -93,7 +93,7 @@ struct FakeBell: Bell {
     }
 }
 
-await Daemon.main(name: "fixtured", version: "0.0.0", models: [Greeter.self] + taskModels, services: [
+await Daemon.main(name: "fixtured", version: "0.0.0", models: [Greeter.self, Fetcher.self] + taskModels, services: [
     ServiceDefinition(BellKey.self, description: "The bell an alarm rings", initialState: [String]()) { context in
         FakeBell(context: context)
     },
