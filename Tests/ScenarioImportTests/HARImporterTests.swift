@@ -7,7 +7,7 @@ final class HARImporterTests: XCTestCase {
 
     /// A file cut short is refused with the line and column where it stops, and nothing is built.
     func testTruncatedFileIsRefusedWithItsPlace() {
-        let text = #"{"log": {"entries": [{"startedDateTime": "2026-11-01T09:00:00Z","#"#
+        let text = ##"{"log": {"entries": [{"startedDateTime": "2026-11-01T09:00:00Z","##
         XCTAssertThrowsError(try HARImporter.importScenario(from: Data(text.utf8), file: "cut.har", options: options)) { error in
             let error = error as! ImportError
             XCTAssertEqual(error.file, "cut.har")
