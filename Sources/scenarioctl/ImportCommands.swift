@@ -11,7 +11,7 @@ struct ImportCommand: ParsableCommand {
         lists every part of the source it could not translate, with the reason. Bad input is refused with its place \
         and nothing is written. Serve the result with `scenariod --scenarios OUT --scenario NAME`.
         """,
-        subcommands: [ImportHAR.self])
+        subcommands: [ImportHAR.self, ImportOpenAPI.self])
 }
 
 /// What every import verb takes: where to write and what to call the scenario.
@@ -110,5 +110,29 @@ struct ImportHAR: ParsableCommand {
         let data = try target.read(file)
         let options = ImportOptions(scenario: try target.name(for: file), model: target.model, keepSecrets: keepSecrets)
         try target.run(source: file, { options throws(ImportError) in try HARImporter.importScenario(from: data, file: file, options: options) }, options: options)
+    }
+}
+
+struct ImportOpenAPI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "openapi",
+        abstract: "Import an OpenAPI 3.0 or 3.1 document (JSON or YAML).",
+        discussion: """
+        One route per operation and documented response: an operation answers its first success response; every \
+        other documented response answers a request with the header `Prefer: code=CODE` (Stoplight Prism's \
+        convention). Paths with templates (/pets/{id}) match by URL pattern. Bodies come from the document's \
+        examples, else are generated from the schema, the same for the same --seed. Routes match method and URL only. \
+        References must resolve inside the document: bundle a document of several files first.
+        """)
+    @Argument(help: "The OpenAPI document.") var file: String
+    @OptionGroup var target: ImportTarget
+    @Option(help: ArgumentHelp("The origin the paths are joined to (default: the document's first absolute server, else http://localhost:8080).", valueName: "url"))
+    var baseURL: String?
+    @Option(help: "The seed of bodies generated from schemas.") var seed: UInt64 = 0
+
+    func run() throws {
+        let data = try target.read(file)
+        let options = ImportOptions(scenario: try target.name(for: file), model: target.model, baseURL: baseURL, seed: seed)
+        try target.run(source: file, { options throws(ImportError) in try OpenAPIImporter.importScenario(from: data, file: file, options: options) }, options: options)
     }
 }

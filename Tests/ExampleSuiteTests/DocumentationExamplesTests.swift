@@ -15,7 +15,7 @@ import Testing
     }()
 
     /// A document, or one section of it (`README.md#Build on scenariod`: from that heading to the next).
-    @Test(arguments: ["docs/testing-with-scenarios.md", "docs/explore-a-model.md", "README.md#Build on scenariod"] + catalogPages)
+    @Test(arguments: ["docs/testing-with-scenarios.md", "docs/explore-a-model.md", "docs/use-from-an-agent.md", "docs/import-what-you-have.md", "README.md#Build on scenariod"] + catalogPages)
     func everyExampleIsAnExcerptOfRunningCode(_ document: String) throws {
         let parts = document.split(separator: "#", maxSplits: 1).map(String.init)
         var text = try String(contentsOf: Self.repository.appendingPathComponent(parts[0]), encoding: .utf8)
@@ -26,7 +26,7 @@ import Testing
         let blocks = text.matches(of: /```(swift|python|sh)\n(.*?)```/.dotMatchesNewlines()).map { (String($0.1), String($0.2)) }
         // A guide without examples means the pattern above stopped finding them; a catalog page may have none.
         if !document.contains(".docc/") { #expect(blocks.count >= 2) }
-        let folders = ["Tests/ExampleSuiteTests", "Tests/ScenarioDaemonTests", "Tests/python", "Sources", "Examples/TodoDaemon/Sources",
+        let folders = ["Tests/ExampleSuiteTests", "Tests/ScenarioDaemonTests", "Tests/python", "Tests/agents", "Sources", "Examples/TodoDaemon/Sources",
                        "Examples/TodoDaemon/Tests"]
         // The test scripts run the shell examples (scripts/test the packaging command, for one).
         let manifests = try ["Examples/TodoDaemon/Package.swift", "scripts/test"].map {

@@ -18,3 +18,58 @@ def test_the_agent_example_prints_what_the_page_says(daemon):
     page = (REPOSITORY / "docs/use-from-an-agent.md").read_text()
     printed = page.split("It prints:\n\n```\n", 1)[1].split("```", 1)[0]
     assert result.stdout == printed
+
+
+HAR_EXAMPLE = """scenarioctl import har docs/examples/feed.har --model FeedReader --out imported
+scenariod --scenarios imported --scenario feed --socket ./feed.sock &
+scenarioctl --socket ./feed.sock wait
+scenarioctl --socket ./feed.sock do reload
+kill $!
+"""
+
+WIREMOCK_EXAMPLE = """scenarioctl import wiremock docs/examples/wiremock --base-url https://www.cocoawithlove.com --model FeedReader --out imported
+scenariod --scenarios imported --scenario wiremock --socket ./wiremock.sock &
+scenarioctl --socket ./wiremock.sock wait
+scenarioctl --socket ./wiremock.sock do reload
+scenarioctl --socket ./wiremock.sock clock advance 1s
+kill $!
+"""
+
+OPENAPI_EXAMPLE = """scenarioctl import openapi docs/examples/feed-openapi.yaml --model FeedReader --out imported
+scenariod --scenarios imported --scenario feed-openapi --socket ./openapi.sock &
+scenarioctl --socket ./openapi.sock wait
+scenarioctl --socket ./openapi.sock do reload
+kill $!
+"""
+
+
+def run_example(tmp_path, script):
+    """Runs a page's example as a reader would: from a directory holding the repository's docs, the binaries on PATH."""
+    page = (REPOSITORY / "docs/import-what-you-have.md").read_text()
+    assert f"```sh\n{script}```" in page
+    (tmp_path / "docs").symlink_to(REPOSITORY / "docs")
+    environment = {**os.environ, "PATH": f"{pathlib.Path(SCENARIOCTL).parent}:{os.environ['PATH']}"}
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                            env=environment, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def test_the_har_example(tmp_path):
+    printed = run_example(tmp_path, HAR_EXAMPLE)
+    assert f"Wrote {tmp_path}/imported/feed: 1 route, 1 fixture file." in printed
+    assert "Testing actors in Swift" in printed
+    assert "tok-do-not-commit" not in (tmp_path / "imported/feed/scenario.yaml").read_text()
+
+
+def test_the_wiremock_example(tmp_path):
+    printed = run_example(tmp_path, WIREMOCK_EXAMPLE)
+    reloaded, advanced = printed.split("Testing actors in Swift", 1)[0], printed
+    assert "mappings/feed.json /mappings/1" in printed and "doesNotMatch" in printed, printed
+    assert '"isLoading" : true' in reloaded or '"isLoading": true' in reloaded, printed
+    assert "Testing actors in Swift" in advanced
+
+
+def test_the_openapi_example(tmp_path):
+    printed = run_example(tmp_path, OPENAPI_EXAMPLE)
+    assert "Mock views" in printed and "2 routes" in printed
