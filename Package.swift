@@ -174,8 +174,8 @@ let package = Package(
         // The malformed-scenario corpus is read from the source tree (#filePath), because SwiftPM resources
         // would follow the symlinks some cases are about.
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
-        // The OpenAPI documents are read from the source tree (#filePath), as the malformed-scenario corpus is.
-        .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "Services", "Fakes", .product(name: "Yams", package: "Yams")], exclude: ["OpenAPI"]),
+        // The OpenAPI documents and WireMock mappings are read from the source tree (#filePath), as the malformed-scenario corpus is.
+        .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "Services", "Fakes", .product(name: "Yams", package: "Yams")], exclude: ["OpenAPI", "WireMock"]),
         .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings", "TaskModels"]),
         // The daemon library as a team that owns main uses it: a Service in its own group.
         .testTarget(name: "ScenarioDaemonTests", dependencies: [
