@@ -98,7 +98,14 @@ extension WireMockImporter {
         }
         let handled: Set<String> = Set(urlKeys + ["method", "queryParameters", "headers", "basicAuthCredentials", "bodyPatterns"])
         for key in request.keys.sorted() where !handled.contains(key) {
-            context.note(place.child(key), unmatchableRequestKeys[key] ?? "'\(key)' is not a request key scenarioctl knows; the route matches without it.")
+            context.dropCondition(place.child(key), unmatchableRequestKeys[key] ?? "'\(key)' is not a request key scenarioctl knows; the route matches without it.")
+        }
+        if !context.droppedConditions.isEmpty {
+            for (place, reason) in context.droppedConditions {
+                context.note(place, "the mapping was left out, as a route without this condition would answer requests WireMock refuses: \(reason)")
+            }
+            context.droppedConditions = []
+            return TranslatedRequest(matcher: nil, method: method, path: path)
         }
         return TranslatedRequest(matcher: pairs, method: method, path: path)
     }
@@ -257,7 +264,7 @@ extension WireMockImporter {
         case "absent":
             return .mapping(.init([(Node(operand == .bool(false) ? "present" : "absent"), Node("true", Tag(.bool)))]))
         default:
-            context.note(place, unmatchableReason(name))
+            context.dropCondition(place, unmatchableReason(name))
             return nil
         }
     }
@@ -288,9 +295,9 @@ extension WireMockImporter {
                     }
                 }
                 if body != nil {
-                    context.note(itemPlace, "a second equalToJson; a route has one body to match, so only the first is matched.")
+                    context.dropCondition(itemPlace, "a second equalToJson; a route has one body to match, so only the first is matched.")
                 } else if String(decoding: expected.jsonData, as: UTF8.self).contains("${json-unit.") {
-                    context.note(itemPlace, "JSON placeholders (${json-unit.…}) have no scenario equivalent; the route matches any body. Use bodyFields with regex matches for the fields that matter.")
+                    context.dropCondition(itemPlace, "JSON placeholders (${json-unit.…}) have no scenario equivalent; the route matches any body. Use bodyFields with regex matches for the fields that matter.")
                 } else {
                     body = expected
                     if object["ignoreExtraElements"] != .bool(true) {
@@ -305,11 +312,11 @@ extension WireMockImporter {
                     fields.append(field)
                 }
             case "equalTo", "contains", "matches", "binaryEqualTo", "doesNotMatch", "doesNotContain":
-                context.note(itemPlace, "'\(name)' on the raw body is not translated: scenarios match JSON bodies only (body, bodyFields), so the route matches any body. Match the JSON with body or bodyFields by hand.")
+                context.dropCondition(itemPlace, "'\(name)' on the raw body is not translated: scenarios match JSON bodies only (body, bodyFields), so the route matches any body. Match the JSON with body or bodyFields by hand.")
             case "absent":
-                context.note(itemPlace, "a matcher for a missing body is not translated; the route matches requests with any body or none.")
+                context.dropCondition(itemPlace, "a matcher for a missing body is not translated; the route matches requests with any body or none.")
             default:
-                context.note(itemPlace, "'\(name)' on the body is not translated (scenarios match JSON bodies by value or by field); the route matches any body.")
+                context.dropCondition(itemPlace, "'\(name)' on the body is not translated (scenarios match JSON bodies by value or by field); the route matches any body.")
             }
         }
         var pairs: [(Node, Node)] = []
@@ -338,7 +345,7 @@ extension WireMockImporter {
             rest.removeValue(forKey: "expression")
             let name = try matcherName(rest, place: place)
             guard ["equalTo", "contains", "matches", "absent"].contains(name) else {
-                context.note(place, unmatchableReason(name).replacingOccurrences(of: "any value here", with: "any value of \(text)"))
+                context.dropCondition(place, unmatchableReason(name).replacingOccurrences(of: "any value here", with: "any value of \(text)"))
                 return nil
             }
             guard let node = try valueMatch(.object(rest), place: place, secret: false, context: &context) else { return nil }
@@ -347,7 +354,7 @@ extension WireMockImporter {
             throw place.error("'matchesJsonPath' must be a JSONPath (text) or {\"expression\": …, \"equalTo\": …}, got \(value.typeName).")
         }
         guard let pointer = jsonPointer(expression) else {
-            context.note(place, "the JSONPath '\(expression)' is not a plain field path ($.a.b, $.items[0].id): filters, wildcards and deep scans have no bodyFields equivalent, so the route matches any body here.")
+            context.dropCondition(place, "the JSONPath '\(expression)' is not a plain field path ($.a.b, $.items[0].id): filters, wildcards and deep scans have no bodyFields equivalent, so the route matches any body here.")
             return nil
         }
         return (pointer, match)

@@ -72,6 +72,14 @@ public enum WireMockImporter {
             notes.append(UntranslatedPart(source: place.source, reason: reason))
         }
 
+        /// Conditions of the mapping being translated that a route cannot say. Without them a route would answer
+        /// requests WireMock refused (and shadow the routes after it), so such a mapping is left out whole.
+        var droppedConditions: [(place: Place, reason: String)] = []
+
+        mutating func dropCondition(_ place: Place, _ reason: String) {
+            droppedConditions.append((place, reason))
+        }
+
         /// Stores `data` as a fixture at `preferred`, or beside it when another body holds that name.
         mutating func fixture(_ data: Data, preferred: String) -> String {
             var name = preferred

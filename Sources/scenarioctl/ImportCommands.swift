@@ -11,7 +11,7 @@ struct ImportCommand: ParsableCommand {
         lists every part of the source it could not translate, with the reason. Bad input is refused with its place \
         and nothing is written. Serve the result with `scenariod --scenarios OUT --scenario NAME`.
         """,
-        subcommands: [ImportHAR.self, ImportOpenAPI.self])
+        subcommands: [ImportHAR.self, ImportWireMock.self, ImportOpenAPI.self])
 }
 
 /// What every import verb takes: where to write and what to call the scenario.
@@ -134,5 +134,29 @@ struct ImportOpenAPI: ParsableCommand {
         let data = try target.read(file)
         let options = ImportOptions(scenario: try target.name(for: file), model: target.model, baseURL: baseURL, seed: seed)
         try target.run(source: file, { options throws(ImportError) in try OpenAPIImporter.importScenario(from: data, file: file, options: options) }, options: options)
+    }
+}
+
+struct ImportWireMock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wiremock",
+        abstract: "Import WireMock mappings (DIR/mappings/*.json, bodies in DIR/__files).",
+        discussion: """
+        URL, method, header, query and JSON body matchers, responses (status, headers, body, jsonBody, base64Body, \\
+        bodyFileName), fixed delays (on the virtual clock), connection-reset faults, priorities, and scenarios' state \\
+        machines where the translation is exact (a chain on one request → responses in order; a state a write sets → \\
+        after:). Everything else is listed per mapping with the reason; a matcher WireMock does not have is refused.
+        """)
+    @Argument(help: "The WireMock root directory (holding mappings/).") var directory: String
+    @OptionGroup var target: ImportTarget
+    @Option(help: ArgumentHelp("The origin WireMock's paths are joined to (default: http://localhost:8080).", valueName: "url"))
+    var baseURL: String?
+    @Flag(help: "Keep credentials (basicAuthCredentials, Authorization and Cookie matchers, Set-Cookie values).") var keepSecrets = false
+
+    func run() throws {
+        let options = ImportOptions(scenario: try target.name(for: directory), model: target.model, baseURL: baseURL, keepSecrets: keepSecrets)
+        try target.run(source: directory, { options throws(ImportError) in
+            try WireMockImporter.importScenario(fromDirectory: URL(fileURLWithPath: directory), options: options)
+        }, options: options)
     }
 }

@@ -32,6 +32,7 @@ scenariod --scenarios imported --scenario wiremock --socket ./wiremock.sock &
 scenarioctl --socket ./wiremock.sock wait
 scenarioctl --socket ./wiremock.sock do reload
 scenarioctl --socket ./wiremock.sock clock advance 1s
+scenarioctl --socket ./wiremock.sock state
 kill $!
 """
 
