@@ -114,7 +114,7 @@ public struct RecordedScenario: Sendable {
             return left < right
         }
         routeCount = routes.count
-        var usedNames: Set<String> = []
+        var usedNames = UniqueNames()
         var names: [RouteDraft.Key: String] = [:]
         for route in routes { names[route.key] = uniqueName(route.key, used: &usedNames) }
         let recorded = ordered.map { (sequence: $0.sequence, key: RouteDraft.Key($0.request, redact: redact)) }
@@ -294,20 +294,13 @@ public struct RecordedScenario: Sendable {
         return "fixtures/\(number)-\(stem.isEmpty || stem == "-" ? "response" : stem).\(ext)"
     }
 
-    private func uniqueName(_ key: RouteDraft.Key, used: inout Set<String>) -> String {
+    private func uniqueName(_ key: RouteDraft.Key, used: inout UniqueNames) -> String {
         let path = URLComponents(string: key.url)?.path ?? ""
         let last = (path as NSString).lastPathComponent
         let stem = ((last as NSString).deletingPathExtension).lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
         var base = "\(key.method.lowercased())-\(stem.isEmpty || String(stem) == "-" ? "root" : String(stem))"
         base = base.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
-        var name = base
-        var counter = 2
-        while used.contains(name) {
-            name = "\(base)-\(counter)"
-            counter += 1
-        }
-        used.insert(name)
-        return name
+        return used.claim(base)
     }
 
     // MARK: The file

@@ -56,7 +56,7 @@ struct OpenAPITranslation {
     /// Whether some body was generated from a schema, which the scenario's `random: {seed:}` then records.
     var generatedAny = false
     private(set) var operationCount = 0
-    private var usedNames: Set<String> = []
+    private var usedNames = UniqueNames()
 
     init(document: OpenAPI.Document, file: String, options: ImportOptions) {
         self.document = document
@@ -223,14 +223,7 @@ struct OpenAPITranslation {
     }
 
     private mutating func uniqueName(_ base: String) -> String {
-        var name = base
-        var counter = 2
-        while usedNames.contains(name) {
-            name = "\(base)-\(counter)"
-            counter += 1
-        }
-        usedNames.insert(name)
-        return name
+        usedNames.claim(base)
     }
 
     // MARK: References

@@ -241,7 +241,7 @@ public enum WireMockImporter {
     /// `get-items` for an unnamed GET of `/items`; a mapping's `name` (or `id`) lower-cased to letters, digits and
     /// dashes otherwise. Unique in the scenario.
     private static func routeNames(_ drafts: [RouteDraft]) -> [String] {
-        var used: Set<String> = []
+        var used = UniqueNames()
         return drafts.map { draft in
             let mapping = draft.mappings[0]
             var base = sanitized(mapping.name ?? "")
@@ -250,14 +250,7 @@ public enum WireMockImporter {
                 base = sanitized("\(mapping.method ?? "any")-\((last as NSString).deletingPathExtension)")
                 if base == sanitized(mapping.method ?? "any") { base += "-root" }
             }
-            var name = base
-            var counter = 2
-            while used.contains(name) {
-                name = "\(base)-\(counter)"
-                counter += 1
-            }
-            used.insert(name)
-            return name
+            return used.claim(base)
         }
     }
 
