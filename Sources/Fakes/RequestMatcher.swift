@@ -24,16 +24,21 @@ public struct RequestMatcher: Sendable {
     public var body: JSONValue?
     /// Fields of a JSON body, by JSON pointer (`/user/age`), and how each must look.
     public var bodyFields: [String: ValueMatch]
+    /// The whole body as UTF-8 text, and how it must look: for bodies that are not JSON (a GraphQL query, a form, XML),
+    /// or a JSON body's exact text. An empty body is absent.
+    public var bodyText: ValueMatch?
 
     /// Creates a matcher.
     public init(method: String? = nil, url: URLMatch? = nil, query: [String: ValueMatch] = [:],
-                headers: [String: ValueMatch] = [:], body: JSONValue? = nil, bodyFields: [String: ValueMatch] = [:]) {
+                headers: [String: ValueMatch] = [:], body: JSONValue? = nil, bodyFields: [String: ValueMatch] = [:],
+                bodyText: ValueMatch? = nil) {
         self.method = method
         self.url = url
         self.query = query
         self.headers = headers
         self.body = body
         self.bodyFields = bodyFields
+        self.bodyText = bodyText
     }
 
     /// Where a request first differs from this matcher, or nil when it matches.
@@ -64,6 +69,13 @@ public struct RequestMatcher: Sendable {
             let actual = request.head.headerFields.first { $0.name.canonicalName == name.lowercased() }?.value
             guard expected.matches(actual) else {
                 return (.init(field: "/headers/\(JSONValue.pointerToken(name.lowercased()))", expected: expected.description, actual: actual ?? "(absent)"), matched)
+            }
+            matched += 1
+        }
+        if let bodyText {
+            let actual = request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self)
+            guard bodyText.matches(actual) else {
+                return (.init(field: "/bodyText", expected: bodyText.description, actual: actual.map { String($0.prefix(200)) } ?? "(empty)"), matched)
             }
             matched += 1
         }

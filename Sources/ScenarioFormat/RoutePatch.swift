@@ -33,6 +33,7 @@ struct RoutePatch {
             case "query": matcher.query.merge(request.query) { _, child in child }
             case "headers": matcher.headers.merge(request.headers) { _, child in child }
             case "body": matcher.body = request.body
+            case "bodyText": matcher.bodyText = request.bodyText
             case "bodyFields": matcher.bodyFields.merge(request.bodyFields) { _, child in child }
             default: break
             }

@@ -8,7 +8,7 @@ import Yams
 /// Routes: `network.routes[i]` with its request matcher and its response, responses or fault.
 extension ScenarioFileParser {
     static let routeKeys = ["name", "request", "response", "responses", "afterLast", "live"]
-    static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "body", "bodyFields"]
+    static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "bodyText", "body", "bodyFields"]
     /// The ways a value may be matched besides equality, written as a one-key mapping (`{regex: "^Bearer "}`).
     static let matchKeys = ["regex", "contains", "present", "absent"] + ValueMatch.Comparison.allCases.map(\.rawValue)
     static let responseKeys = ["status", "headers", "body", "bodyFile", "template", "delay", "fault", "after"]
@@ -172,6 +172,7 @@ extension ScenarioFileParser {
                 reader.report("\(path).headers has '\(name)', which is not a valid HTTP header name.", at: node)
             }
         }
+        if let node = keys["bodyText"] { matcher.bodyText = valueMatch(node, at: "\(path).bodyText") }
         if let node = keys["body"] { matcher.body = reader.json(node) }
         if let node = keys["bodyFields"] {
             matcher.bodyFields = matchMap(node, at: "\(path).bodyFields")

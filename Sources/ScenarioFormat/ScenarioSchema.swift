@@ -599,6 +599,10 @@ public enum ScenarioSchema {
           "$ref": "#/$defs/matchMap",
           "description": "Header fields and how each must look: a value to equal, or {regex|contains|present|absent|lt|lte|gt|gte: …}."
         },
+        "bodyText": {
+          "$ref": "#/$defs/valueMatch",
+          "description": "The whole body as text and how it must look: a value to equal, or {regex|contains|present|absent: …}; for bodies that are not JSON (GraphQL, forms, XML). An empty body is absent."
+        },
         "body": {
           "description": "A JSON value the request body must contain (objects by subset)."
         },

@@ -37,6 +37,7 @@ public enum HARImporter {
         guard !exchanges.isEmpty else {
             throw ImportError(file: file, pointer: "/log/entries", problem: "the file has no request with a response to import.")
         }
+        exchanges = followingRedirects(exchanges)
         let first = entries.first.flatMap { InstantText.parse($0.element.startedDateTime) }
         let origin = RecordedScenario.Origin(
             description: "Imported from \((file as NSString).lastPathComponent): \(exchanges.count) request\(exchanges.count == 1 ? "" : "s")\(har.log.creator.map { " recorded by \($0.name)" } ?? "").",
@@ -50,6 +51,28 @@ public enum HARImporter {
             files["scenario.yaml"] = Data(comment.utf8) + yaml
         }
         return ImportedScenario(name: options.scenario, model: options.model, files: files, routeCount: recorded.routeCount, untranslated: untranslated)
+    }
+
+    /// A browser records a redirect and the request it led to as two entries; scenariod's network follows redirects
+    /// as the live one does (`network.redirects`), so the redirected request answers with where the chain ended (up
+    /// to 5 hops, each to the next recorded request of the target URL). The target keeps its own route as well.
+    static func followingRedirects(_ exchanges: [RecordedExchange]) -> [RecordedExchange] {
+        func target(of index: Int) -> Int? {
+            guard case .success(let response) = exchanges[index].result, [301, 302, 303, 307, 308].contains(response.head.status.code),
+                  let location = response.head.headerFields[.location],
+                  let resolved = URL(string: location, relativeTo: URL(string: exchanges[index].request.url))?.absoluteString else { return nil }
+            return exchanges.indices.first { $0 > index && exchanges[$0].request.url == resolved }
+        }
+        return exchanges.indices.map { index in
+            var final = index
+            for _ in 0..<5 {
+                guard let next = target(of: final) else { break }
+                final = next
+            }
+            var exchange = exchanges[index]
+            exchange.result = exchanges[final].result
+            return exchange
+        }
     }
 
     /// One entry as an exchange; nil for a request that got no response (`status` 0 or below: blocked, aborted).

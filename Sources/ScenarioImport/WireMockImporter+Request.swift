@@ -271,12 +271,14 @@ extension WireMockImporter {
 
     // MARK: Bodies
 
-    /// `bodyPatterns` as `body` (one equalToJson) and `bodyFields` (matchesJsonPath on simple paths).
+    /// `bodyPatterns` as `body` (one equalToJson), `bodyFields` (matchesJsonPath on simple paths) and `bodyText` (one
+    /// matcher of the raw body: equalTo, contains, matches, absent).
     private static func bodyMatchers(_ patterns: JSONValue, place: Place, context: inout Context) throws(ImportError) -> [(Node, Node)] {
         guard case .array(let items) = patterns else {
             throw place.error("'bodyPatterns' must be a list of matchers, got \(patterns.typeName).")
         }
         var body: JSONValue?
+        var bodyText: Node?
         var fields: [(String, Node)] = []
         for (index, item) in items.enumerated() {
             let itemPlace = place.child(index)
@@ -311,15 +313,21 @@ extension WireMockImporter {
                 if let field = try jsonPathField(object[name]!, place: itemPlace.child(name), context: &context) {
                     fields.append(field)
                 }
-            case "equalTo", "contains", "matches", "binaryEqualTo", "doesNotMatch", "doesNotContain":
-                context.dropCondition(itemPlace, "'\(name)' on the raw body is not translated: scenarios match JSON bodies only (body, bodyFields), so the route matches any body. Match the JSON with body or bodyFields by hand.")
-            case "absent":
-                context.dropCondition(itemPlace, "a matcher for a missing body is not translated; the route matches requests with any body or none.")
+            case "equalTo", "contains", "matches", "absent", "doesNotMatch", "doesNotContain":
+                // The raw body as text: one `bodyText` per route.
+                if bodyText != nil {
+                    context.dropCondition(itemPlace, "a second matcher of the body's text; a route has one bodyText. Join them into one matches: regular expression by hand.")
+                } else if let match = try valueMatch(item, place: itemPlace, secret: false, context: &context) {
+                    bodyText = match
+                }
+            case "binaryEqualTo":
+                context.dropCondition(itemPlace, "'binaryEqualTo' compares bytes; a route's bodyText compares UTF-8 text. Write a bodyText match by hand if the body is text.")
             default:
                 context.dropCondition(itemPlace, "'\(name)' on the body is not translated (scenarios match JSON bodies by value or by field); the route matches any body.")
             }
         }
         var pairs: [(Node, Node)] = []
+        if let bodyText { pairs.append((Node("bodyText"), bodyText)) }
         if let body { pairs.append((Node("body"), Node.scenarioValue(body))) }
         if !fields.isEmpty {
             var seen: Set<String> = []

@@ -99,7 +99,7 @@ struct ImportHAR: ParsableCommand {
         One route per distinct request (method, URL, query, JSON body), with the answers in recorded order; a read \
         whose answer changed after a write answers by cause (after:); bodies become fixture files, binary ones byte \
         for byte. Credentials are left out as in a recording (Authorization, Cookie, Set-Cookie, secret body fields) \
-        unless --keep-secrets. Requests that got no response (blocked, aborted) are listed, not imported. The clock \
+        unless --keep-secrets. A redirect the browser followed answers with where it led. Requests that got no response (blocked, aborted) are listed, not imported. The clock \
         starts, frozen, at the first request's time.
         """)
     @Argument(help: "The HAR file.") var file: String

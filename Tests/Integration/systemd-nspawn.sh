@@ -18,7 +18,7 @@ source "$(dirname "$0")/check.sh"
 # --- the root, once, and the boot ------------------------------------------------------------------------------
 # The container has no network, so the package's dependencies beyond minbase are included here.
 root_has_everything() {
-    [ -x "$cache/lib/systemd/systemd" ] && [ -x "$cache/usr/bin/man" ] && ls "$cache"/usr/lib/*/libsqlite3.so.0 >/dev/null 2>&1
+    [ -x "$cache/lib/systemd/systemd" ] && [ -x "$cache/usr/bin/man" ] && ls "$cache"/usr/lib/*/libsqlite3.so.0 "$cache"/usr/lib/*/libcurl.so.4 >/dev/null 2>&1
 }
 build_root() {
     local mirror
@@ -26,7 +26,7 @@ build_root() {
     echo "building the bookworm root in $cache (about a minute, once per cache)"
     rm -rf "$cache.partial" && mkdir -p "$(dirname "$cache")"
     # debootstrap's root has no absolute paths baked in, so building it aside and renaming it is safe.
-    debootstrap --variant=minbase --include=systemd,dbus,procps,man-db,libsqlite3-0 bookworm "$cache.partial" "${mirror:-http://deb.debian.org/debian}" >/dev/null \
+    debootstrap --variant=minbase --include=systemd,dbus,procps,man-db,libsqlite3-0,libcurl4 bookworm "$cache.partial" "${mirror:-http://deb.debian.org/debian}" >/dev/null \
         && rm -rf "$cache" && mv "$cache.partial" "$cache"
 }
 

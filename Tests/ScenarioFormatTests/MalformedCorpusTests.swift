@@ -47,6 +47,7 @@ import Testing
         Case("bad-template", 10, 19, "network.routes[0].response.headers.X-Item is not a valid template: a section is closed with another name than it was opened with (template line 1, column 30)."),
         Case("bad-url-pattern", 7, 21, "network.routes[0].request.urlPattern is not a valid regular expression: expected ')'"),
         Case("body-field-not-a-pointer", 8, 11, "network.routes[0].request.bodyFields has 'user.age', which is not a JSON pointer; write the field's path from the body's top, such as /user/age."),
+        Case("body-text-bad-regex", 7, 28, "network.routes[0].request.bodyText.regex is not a valid regular expression: expected ')'"),
         Case("body-and-body-file", 10, 9, "network.routes[0].response has both 'body' and 'bodyFile'; keep one."),
         Case("description-not-text", 1, 14, "description must be a string, got the number 42. Quote it if it should be text."),
         Case("duplicate-key", 2, 1, "duplicate key 'description' in one mapping; keep one."),

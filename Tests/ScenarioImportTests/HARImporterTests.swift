@@ -50,4 +50,20 @@ final class HARImporterTests: XCTestCase {
         XCTAssertEqual(scenario.untranslated.map(\.source), ["two.har /log/entries/3"])
         XCTAssertTrue(yaml.contains("ERR_BLOCKED_BY_CLIENT"), yaml)
     }
+
+    /// A redirect the browser followed answers with where it led, as scenariod's network follows redirects.
+    func testARedirectAnswersWithWhereItLed() throws {
+        let text = """
+        {"log": {"entries": [
+          {"startedDateTime": "2026-11-01T09:00:00Z", "request": {"method": "GET", "url": "http://a.example/old", "headers": []},
+           "response": {"status": 301, "headers": [{"name": "Location", "value": "/new"}], "content": {"size": 0}, "redirectURL": "/new"}},
+          {"startedDateTime": "2026-11-01T09:00:01Z", "request": {"method": "GET", "url": "http://a.example/new", "headers": []},
+           "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "text/plain"}], "content": {"text": "moved here"}}}
+        ]}}
+        """
+        let scenario = try HARImporter.importScenario(from: Data(text.utf8), file: "redirect.har", options: options)
+        let yaml = String(decoding: scenario.files["scenario.yaml"]!, as: UTF8.self)
+        XCTAssertFalse(yaml.contains("status: 301"), yaml)
+        XCTAssertEqual(scenario.files.filter { $0.key.hasPrefix("fixtures/") }.values.filter { $0 == Data("moved here".utf8) }.count, 2, yaml)
+    }
 }

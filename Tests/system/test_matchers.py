@@ -126,3 +126,30 @@ network:
     daemon.act("r", "fetchRating")
     miss = next(miss for miss in unmatched(daemon, "r")[-1]["nearMisses"] if miss["route"] == "rating")
     assert (miss["field"], miss["expected"], miss["actual"]) == ("/query/user", "regex [a-z]+", "Bob"), miss
+
+
+def test_a_body_is_matched_as_text_with_body_text(daemon_with):
+    """`bodyText` matches the whole body as text, for bodies that are not JSON; its near miss says /bodyText."""
+    daemon = daemon_with({"text-body": """description: Alice's sign-in, matched by the body's text.
+model: Ratings
+clock:
+  start: 2026-11-01T09:00:00Z
+network:
+  routes:
+    - name: sign-in
+      request:
+        method: POST
+        url: https://api.busratings.example/v1/session
+        bodyText: { contains: alice }
+      response:
+        status: 201
+        body: { token: tok-42 }
+"""})
+    daemon.session("text-body", "b")
+    daemon.act("b", "signIn", user="alice", password="x")
+    daemon.act("b", "signIn", user="bob", password="x")
+    first, second = daemon.journal("b")
+    assert first["route"] == "sign-in" and "route" not in second, (first, second)
+    miss = unmatched(daemon, "b")[-1]["nearMisses"][0]
+    assert (miss["route"], miss["field"], miss["expected"]) == ("sign-in", "/bodyText", "contains alice"), miss
+    assert "bob" in miss["actual"], miss
