@@ -47,8 +47,7 @@ public enum HARImporter {
         let recorded = RecordedScenario(name: options.scenario, origin: origin, exchanges: exchanges, keepSecrets: options.keepSecrets)
         var files = recorded.files
         if !untranslated.isEmpty, let yaml = files["scenario.yaml"] {
-            let comment = (["Not translated (\(untranslated.count)):"] + untranslated.map { "  \($0.source): \($0.reason)" }).map { "# \($0)\n" }.joined()
-            files["scenario.yaml"] = Data(comment.utf8) + yaml
+            files["scenario.yaml"] = Data(ImportedScenario.comment(listing: untranslated).utf8) + yaml
         }
         return ImportedScenario(name: options.scenario, model: options.model, files: files, routeCount: recorded.routeCount, untranslated: untranslated)
     }

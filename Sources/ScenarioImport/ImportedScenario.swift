@@ -37,16 +37,21 @@ public struct ImportedScenario: Sendable {
         ]
         if let random { top.append((Node("random"), .mapping(.init([(Node("seed"), Node(String(random), Tag(.int)))])))) }
         top.append((Node("network"), .mapping(.init([(Node("unmatched"), Node("connectionRefused")), (Node("routes"), .sequence(.init(routes)))]))))
-        var comment = header
-        if !untranslated.isEmpty {
-            comment.append("Not translated (\(untranslated.count)):")
-            comment += untranslated.map { "  \($0.source): \($0.reason)" }
-        }
-        let text = comment.map { "# \($0)\n" }.joined()
+        let text = Self.comment(header) + Self.comment(listing: untranslated)
             + ((try? Yams.serialize(node: .mapping(.init(top)), width: -1, allowUnicode: true)) ?? "")
         var files = fixtures
         files["scenario.yaml"] = Data(text.utf8)
         self.init(name: name, model: model, files: files, routeCount: routes.count, untranslated: untranslated)
+    }
+
+    /// `# line` for each line: the comment `scenario.yaml` opens with.
+    static func comment(_ lines: [String]) -> String {
+        lines.map { "# \($0)\n" }.joined()
+    }
+
+    /// The comment that lists what was not translated, each part with its place and reason; empty when nothing was.
+    static func comment(listing untranslated: [UntranslatedPart]) -> String {
+        untranslated.isEmpty ? "" : comment(["Not translated (\(untranslated.count)):"] + untranslated.map { "  \($0.source): \($0.reason)" })
     }
 
     /// Writes the scenario as `root/NAME` once it passes the offline check a daemon's load would make (with

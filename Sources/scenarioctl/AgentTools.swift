@@ -20,8 +20,12 @@ struct AgentTools: Sendable {
 
     /// Every tool: the verbs first, then each Model's actions in the daemon's order.
     func list() async throws -> [Tool] {
-        let models = try await client.models()
-        return AgentVerb.all.map(\.tool) + models.flatMap { model in model.actions.map { ActionTool(model: model.name, action: $0).tool } }
+        AgentVerb.all.map(\.tool) + (try await actionTools()).map(\.tool)
+    }
+
+    /// One tool per action of each Model, as `GET /v1/models` describes them now.
+    private func actionTools() async throws -> [ActionTool] {
+        try await client.models().flatMap { model in model.actions.map { ActionTool(model: model.name, action: $0) } }
     }
 
     /// Runs the tool `name`. A refusal is a tool error (`isError`) with the code and message in `structuredContent`
@@ -33,8 +37,7 @@ struct AgentTools: Sendable {
                 let given = try ToolArguments(arguments, schema: verb.schema)
                 result = try await verb.run(client, given)
                 if verb.changesSessions { await sessionsChanged() }
-            } else if let tool = try await client.models().lazy.flatMap({ model in model.actions.map { ActionTool(model: model.name, action: $0) } })
-                .first(where: { $0.name == name }) {
+            } else if let tool = try await actionTools().first(where: { $0.name == name }) {
                 result = try await tool.perform(on: client, with: ToolArguments(arguments, schema: tool.schema))
             } else {
                 throw MCPError.invalidParams("No tool is named '\(name)'; tools/list names them (the daemon's verbs, and MODEL_ACTION for each Model's actions).")

@@ -44,10 +44,10 @@ struct ImportTarget: ParsableArguments {
     }
 
     /// Builds the scenario and writes it; prints what was written and what was not translated.
-    func run(source: String, _ build: (ImportOptions) throws(ImportError) -> ImportedScenario, options: ImportOptions) throws {
+    func run(_ build: () throws(ImportError) -> ImportedScenario) throws {
         let scenario: ImportedScenario
         do {
-            scenario = try build(options)
+            scenario = try build()
         } catch {
             throw Self.fail("\(error)\nNothing was written.")
         }
@@ -109,7 +109,7 @@ struct ImportHAR: ParsableCommand {
     func run() throws {
         let data = try target.read(file)
         let options = ImportOptions(scenario: try target.name(for: file), model: target.model, keepSecrets: keepSecrets)
-        try target.run(source: file, { options throws(ImportError) in try HARImporter.importScenario(from: data, file: file, options: options) }, options: options)
+        try target.run { () throws(ImportError) in try HARImporter.importScenario(from: data, file: file, options: options) }
     }
 }
 
@@ -133,7 +133,7 @@ struct ImportOpenAPI: ParsableCommand {
     func run() throws {
         let data = try target.read(file)
         let options = ImportOptions(scenario: try target.name(for: file), model: target.model, baseURL: baseURL, seed: seed)
-        try target.run(source: file, { options throws(ImportError) in try OpenAPIImporter.importScenario(from: data, file: file, options: options) }, options: options)
+        try target.run { () throws(ImportError) in try OpenAPIImporter.importScenario(from: data, file: file, options: options) }
     }
 }
 
@@ -155,8 +155,8 @@ struct ImportWireMock: ParsableCommand {
 
     func run() throws {
         let options = ImportOptions(scenario: try target.name(for: directory), model: target.model, baseURL: baseURL, keepSecrets: keepSecrets)
-        try target.run(source: directory, { options throws(ImportError) in
+        try target.run { () throws(ImportError) in
             try WireMockImporter.importScenario(fromDirectory: URL(fileURLWithPath: directory), options: options)
-        }, options: options)
+        }
     }
 }
