@@ -14,8 +14,8 @@ extension ControlRoutes {
             let state = try await session.perform(try parameter("action", of: context), arguments: arguments)
             return JSONResponse.make(json: state.jsonData)
         }
-        router.get("/v1/sessions/:session/state") { _, context in
-            JSONResponse.make(json: try await session(context).state().jsonData)
+        router.get("/v1/sessions/:session/state") { request, context in
+            JSONResponse.make(try await session(context).state(), ifNoneMatch: request.headers[values: .ifNoneMatch])
         }
         router.get("/v1/sessions/:session/events") { request, context in
             let session = try await session(context)

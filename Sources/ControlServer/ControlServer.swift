@@ -2,8 +2,9 @@ import Foundation
 import HummingbirdCore
 import Hummingbird
 public import Logging
-public import NIOCore
+import NIOCore
 import NIOExtras
+import NIOHTTPTypesHTTP1
 import NIOPosix
 public import ScenarioHost
 public import ServiceLifecycle
@@ -35,9 +36,6 @@ public struct ControlServer: Service, CustomStringConvertible {
             }
         }
     }
-
-    /// How long an idle keep-alive connection stays open.
-    public static let idleTimeout: TimeAmount = .seconds(60)
 
     private let listener: Listener
     private let routes: ControlRoutes
@@ -96,18 +94,21 @@ public struct ControlServer: Service, CustomStringConvertible {
                 }
             }
             try await responseWriter.write(response: response.head, body: response.body)
-        }, configuration: .init(additionalChannelHandlers: [RequestTimeoutHandler(timeout: requestTimeout)], idleTimeout: Self.idleTimeout))
+        }, configuration: .init())  // no idle timeout of Hummingbird's: RequestTimeoutHandler closes idle connections
 
         let settledStates = routes.host.settledStates
-        // Hummingbird's HTTP/1.1 pipeline, and state reads of settled sessions answered on the event loop. With an
-        // allow-list every request must reach the peer check, so then every request goes to the router.
+        // Hummingbird's HTTP/1.1 pipeline, and state reads of settled sessions answered on the event loop. Both
+        // handlers of ours take NIOHTTP1's parts, before Hummingbird converts them, so the request timeout sees
+        // the state reads answered there too. With an allow-list every request must reach the peer check, so then
+        // every request goes to the router.
         let setUp = { @Sendable (channel: any Channel) -> EventLoopFuture<HTTP1Channel.Value> in
             http.setup(channel: channel, logger: logger).flatMapThrowing { value in
                 let pipeline = channel.pipeline.syncOperations
                 try pipeline.addHandler(ClientGoneWatch(eventLoop: channel.eventLoop), position: .first)
+                let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+                try pipeline.addHandler(RequestTimeoutHandler(timeout: requestTimeout), position: .before(conversion))
                 guard !access.isRestricted else { return value }
-                try pipeline.addHandler(SettledStateResponder(states: settledStates),
-                                        position: .after(try pipeline.handler(type: HTTPConnectionStateHandler.self)))
+                try pipeline.addHandler(SettledStateResponder(states: settledStates), position: .before(conversion))
                 return value
             }
         }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ScenarioHost
 import Services
 
 /// JSON responses, encoded the one way scenariod encodes JSON (sorted keys, ISO 8601 dates).
@@ -17,6 +18,18 @@ enum JSONResponse {
     static func make(json data: Data, status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "application/json"],
                  body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A state read: the state with its `ETag`, or `304 Not Modified` when `If-None-Match` names that tag
+    /// (the same answer ``SettledStateResponder`` gives a settled session).
+    static func make(_ state: ModelState, ifNoneMatch conditions: [String]) -> Response {
+        let tag = StateEntityTag.of(state)
+        guard conditions.isEmpty || !StateEntityTag.isMatched(tag, byIfNoneMatch: conditions) else {
+            return Response(status: .notModified, headers: [.eTag: tag])
+        }
+        var response = make(json: state.jsonData)
+        response.headers[.eTag] = tag
+        return response
     }
 
     static func noContent() -> Response {

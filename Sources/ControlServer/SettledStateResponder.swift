@@ -1,27 +1,40 @@
-import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import ScenarioHost
 
 /// Answers `GET /v1/sessions/{id}/state` of a settled session on the event loop, from ``SettledStates``, without
 /// the trip through the async request handler and the session's actor: the control API's most frequent request
 /// (a test polling state) then costs what parsing and writing it costs (BENCHMARKS.md: the control API).
 ///
+/// It works on NIOHTTP1's parts, before Hummingbird's conversion to swift-http-types: a GET always converts, and
+/// a path that starts with `/` converts unchanged, so the request it answers is the one the router would have
+/// seen, without the conversion's cost (a `URLComponents` parse and the header list copied, per request).
+///
 /// Everything else goes on to the router, and so does this request when the session is busy or gone (the router
-/// then computes the state or says why there is none) or while an earlier request on the connection is still being
-/// answered, since a response here would overtake it. It sits behind Hummingbird's connection-state handler, which
-/// so sees every request and response and keeps keep-alive and idle closing right.
+/// then computes the state or says why there is none), when the client does not keep the connection open (the
+/// router's side closes it), or while an earlier request on the connection is still being answered, since a
+/// response here would overtake it.
 final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// A state as this connection last answered it: a client polling a state that has not changed is answered
+    /// without encoding or copying it again.
+    private struct Encoded {
+        var version: UInt64
+        var tag: String
+        var head: HTTPResponseHead
+        var body: ByteBuffer
+    }
 
     private let states: SettledStates
     /// Requests passed on whose response has not ended yet.
     private var passedOn = 0
     /// A state request held back until its end shows that it has no body.
-    private var held: (head: HTTPRequest, session: Substring)?
+    private var held: (head: HTTPRequestHead, session: Substring)?
+    private var encoded: Encoded?
 
     init(states: SettledStates) {
         self.states = states
@@ -30,7 +43,7 @@ final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if passedOn == 0, let session = Self.stateRequestSession(head) {
+            if passedOn == 0, head.version == .http1_1, head.isKeepAlive, let session = Self.stateRequestSession(head) {
                 held = (head, session)
             } else {
                 passOn(head, context: context)
@@ -40,9 +53,9 @@ final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler
             context.fireChannelRead(data)
         case .end:
             if let held {
-                if let state = states.state(of: String(held.session)) {
+                if let entry = states.entry(of: String(held.session)) {
                     self.held = nil
-                    answer(state, context: context)
+                    answer(entry, to: held.head, context: context)
                     return
                 }
                 passOn(held.head, context: context)
@@ -57,28 +70,45 @@ final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler
         context.write(data, promise: promise)
     }
 
-    private func passOn(_ head: HTTPRequest, context: ChannelHandlerContext) {
+    private func passOn(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         held = nil
         passedOn += 1
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
-    /// The same head and body the router's `JSONResponse` gives.
-    private func answer(_ state: ModelState, context: ChannelHandlerContext) {
-        let head = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json",
-                                                            .contentLength: String(state.jsonData.count)])
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(ByteBuffer(bytes: state.jsonData))), promise: nil)
+    /// The same status, headers and body the router's answer has (`ControlRoutes`' state read).
+    private func answer(_ entry: SettledStates.Entry, to request: HTTPRequestHead, context: ChannelHandlerContext) {
+        let encoded = encoding(entry)
+        let conditions = request.headers["If-None-Match"]
+        if !conditions.isEmpty, StateEntityTag.isMatched(encoded.tag, byIfNoneMatch: conditions) {
+            let head = HTTPResponseHead(version: .http1_1, status: .notModified, headers: ["ETag": encoded.tag])
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+        } else {
+            context.write(wrapOutboundOut(.head(encoded.head)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(encoded.body))), promise: nil)
+        }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 
+    private func encoding(_ entry: SettledStates.Entry) -> Encoded {
+        if let encoded, encoded.version == entry.version { return encoded }
+        let tag = StateEntityTag.of(entry.state)
+        let head = HTTPResponseHead(version: .http1_1, status: .ok, headers: [
+            "Content-Type": "application/json", "Content-Length": String(entry.state.jsonData.count), "ETag": tag])
+        let fresh = Encoded(version: entry.version, tag: tag, head: head, body: ByteBuffer(bytes: entry.state.jsonData))
+        encoded = fresh
+        return fresh
+    }
+
     /// The session id of `GET /v1/sessions/{id}/state` with a plain id (no escapes, no query), else nil.
-    static func stateRequestSession(_ head: HTTPRequest) -> Substring? {
-        guard head.method == .get, let path = head.path else { return nil }
-        let prefix = "/v1/sessions/", suffix = "/state"
-        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else { return nil }
+    static func stateRequestSession(_ head: HTTPRequestHead) -> Substring? {
+        guard head.method == .GET else { return nil }
+        let path = head.uri, prefix = "/v1/sessions/", suffix = "/state"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.utf8.count > prefix.utf8.count + suffix.utf8.count else { return nil }
         let session = path.dropFirst(prefix.count).dropLast(suffix.count)
-        guard !session.contains(where: { "/?#%".contains($0) }) else { return nil }
+        // Bytes rather than characters: this runs for every state read.
+        guard !session.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "%") })
+        else { return nil }
         return session
     }
 }

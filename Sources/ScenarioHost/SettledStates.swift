@@ -5,16 +5,32 @@ import Synchronization
 /// while no operation of its runs and its Model is settled, so what is read here is what ``Session/state()``
 /// would return.
 public final class SettledStates: Sendable {
-    private let states = Mutex<[String: ModelState]>([:])
+    /// A settled state and the number of the publication that listed it.
+    public struct Entry: Sendable {
+        /// The session's state.
+        public let state: ModelState
+        /// Never given twice by this host, so a reader that keeps what it made of a state (its encoded response)
+        /// knows by this number alone whether that is still the state.
+        public let version: UInt64
+    }
+
+    private let entries = Mutex<(byID: [String: Entry], published: UInt64)>(([:], 0))
 
     init() {}
 
     /// The settled state of session `id`; nil while it is busy, or when there is no such session.
-    public func state(of id: String) -> ModelState? {
-        states.withLock { $0[id] }
+    public func entry(of id: String) -> Entry? {
+        entries.withLock { $0.byID[id] }
     }
 
     func set(_ state: ModelState?, for id: String) {
-        states.withLock { $0[id] = state }
+        entries.withLock { entries in
+            guard let state else {
+                entries.byID[id] = nil
+                return
+            }
+            entries.published += 1
+            entries.byID[id] = Entry(state: state, version: entries.published)
+        }
     }
 }

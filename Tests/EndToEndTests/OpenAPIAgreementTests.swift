@@ -212,6 +212,7 @@ import Yams
         let daemon = try await RunningDaemon.start(["--scenarios", extra.path])
         var exchanges = try await self.exchanges(of: Self.calls + Self.refusals, socket: daemon.socket)
         exchanges.append(try await eventStreamExchange(socket: daemon.socket))
+        exchanges.append(try await notModifiedExchange(socket: daemon.socket))
         exchanges.append(try await oversizedBodyExchange(socket: daemon.socket))
         #expect(await daemon.stop() == 0)
 
@@ -254,6 +255,26 @@ import Yams
         return Exchange(operationId: "streamEvents", status: 200,
                         contentType: contentType.map { String($0.dropFirst("content-type:".count)).trimmingCharacters(in: .whitespaces) } ?? "",
                         body: "")
+    }
+
+    /// A state read whose `If-None-Match` names the state's `ETag`, on a connection kept open (answered before the
+    /// router) and on one the client closes (answered by the router): the same 304 with the same tag.
+    private func notModifiedExchange(socket: String) async throws -> Exchange {
+        let tagged = try await ProcessResult.run("/usr/bin/curl", ["--silent", "--include", "--unix-socket", socket,
+                                                                  "http://localhost/v1/sessions/s1/state"])
+        let tagLine = tagged.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }
+        let tag = try #require(tagLine.map { $0.dropFirst("etag:".count).trimmingCharacters(in: .whitespaces) }, "\(tagged.stdout)")
+        #expect(tag.wholeMatch(of: /"[0-9a-f]{16}"/) != nil, "\(tag)")
+        var status = 0
+        for connection in ["keep-alive", "close"] {
+            let raw = try RawConnection(socket: socket)
+            try raw.send("GET /v1/sessions/s1/state HTTP/1.1\r\nHost: localhost\r\nConnection: \(connection)\r\nIf-None-Match: \(tag)\r\n\r\n")
+            let received = await raw.read(until: "\r\n\r\n", limit: .seconds(30))
+            #expect(received.hasPrefix("HTTP/1.1 304"), "\(connection): \(received)")
+            #expect(received.lowercased().contains("etag: \(tag)"), "\(connection): \(received)")
+            status = Int(received.split(separator: " ").dropFirst().first ?? "") ?? 0
+        }
+        return Exchange(operationId: "getState", status: status, contentType: "", body: "")
     }
 
     private func oversizedBodyExchange(socket: String) async throws -> Exchange {

@@ -125,6 +125,20 @@ def test_a_slow_drip_of_headers_is_cut_off(daemon):
     connection.close()
 
 
+def test_a_connection_reading_settled_state_stays_open_while_it_reads_and_closes_when_it_stops(daemon):
+    # These reads are answered before the router (SettledStateResponder); the timeout must still see each of them.
+    connection = rawhttp.connect(daemon.socket)
+    started = time.monotonic()
+    while time.monotonic() - started < 3 * IDLE:
+        connection.sendall(b"GET /v1/sessions/bystander/state HTTP/1.1\r\nHost: s\r\n\r\n")
+        status, _, body = rawhttp.read_response(connection)
+        assert status == 200, "the connection was closed while it was reading"
+        assert body.decode() == daemon.before
+        time.sleep(IDLE / 4)
+    assert rawhttp.closed_by_peer(connection, limit=IDLE + 10), "the connection stayed open once it stopped reading"
+    connection.close()
+
+
 def test_a_keep_alive_connection_between_requests_is_served(daemon):
     connection = rawhttp.connect(daemon.socket)
     for _ in range(3):

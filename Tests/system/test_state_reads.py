@@ -90,3 +90,89 @@ def test_reads_see_key_value_edits_once_the_model_reloads(daemon_with):
     daemon.call("PUT", "/v1/sessions/kv/kv/readItems", expect=200, json=[URL])
     daemon.act("kv", "reload")
     assert is_read(daemon.state("kv"), URL)
+
+
+class StateReader:
+    """GETs of one session's state on one keep-alive connection, so the reads share what the connection keeps of
+    the last state it answered."""
+
+    def __init__(self, socket_path, session):
+        self.connection = rawhttp.connect(socket_path)
+        self.target = f"/v1/sessions/{session}/state"
+
+    def read(self, *headers):
+        request = [f"GET {self.target} HTTP/1.1", "Host: scenariod", *headers, "", ""]
+        self.connection.sendall("\r\n".join(request).encode())
+        status, response_headers, body = rawhttp.read_response(self.connection)
+        assert status is not None, "the connection closed"
+        return status, response_headers, body
+
+    def close(self):
+        self.connection.close()
+
+
+def test_a_state_read_is_tagged_and_a_client_holding_the_tag_is_told_not_modified(daemon_with):
+    daemon = daemon_with({})
+    daemon.session("first-launch", "t")
+    reader = StateReader(daemon.socket, "t")
+    try:
+        status, headers, body = reader.read()
+        tag = headers["etag"]
+        assert status == 200 and tag.startswith('"') and tag.endswith('"') and len(tag) == 18
+        for condition in (tag, f"W/{tag}", f'"other", {tag}', "*"):
+            status, headers, body = reader.read(f"If-None-Match: {condition}")
+            assert (status, headers.get("etag"), body) == (304, tag, b""), condition
+            assert "content-length" not in headers or headers["content-length"] == "0"
+        status, headers, body = reader.read('If-None-Match: "other"')
+        assert (status, headers["etag"]) == (200, tag) and json.loads(body)["items"]
+        # The router answers the same when a request does not keep its connection (so does not take the fast path).
+        for condition, expected in ((tag, 304), ('"other"', 200)):
+            status, headers, _ = rawhttp.request(daemon.socket, "GET", "/v1/sessions/t/state",
+                                                 headers=("Connection: close", f"If-None-Match: {condition}"))
+            assert (status, headers["etag"]) == (expected, tag)
+    finally:
+        reader.close()
+
+
+def test_the_tag_and_bytes_follow_every_step_rewind_reset_and_override(daemon_with):
+    daemon = daemon_with({})
+    daemon.session("first-launch", "c")
+    reader = StateReader(daemon.socket, "c")
+    base = "/v1/sessions/c"
+    try:
+        _, headers, first = reader.read()
+        seen = {headers["etag"]: first}
+
+        def read_after(change, answered=None):
+            """After `change`: the read is the session's state (what the change answered, when it answers a state)
+            under a tag that names these bytes alone; the tag of the read before is no longer 'not modified'."""
+            previous = list(seen)[-1]
+            status, headers, body = reader.read(f"If-None-Match: {previous}")
+            if answered is not None:
+                assert body == answered or (status == 304 and seen[previous] == answered), change
+            tag = headers["etag"]
+            if status == 304:
+                assert tag == previous, change
+                return tag
+            assert status == 200 and seen.get(tag, body) == body, f"{change}: a tag names two states"
+            assert tag != previous, f"{change}: new bytes under the old tag"
+            seen[tag] = body
+            return tag
+
+        marked = daemon.call("POST", f"{base}/actions/setIsRead", expect=200, json={"url": URL, "value": True}).content
+        after_action = read_after("an action", marked)
+        daemon.call("POST", f"{base}/actions/reload", expect=200)
+        daemon.call("PUT", f"{base}/kv/readItems", expect=200, json=[])
+        reloaded = daemon.call("POST", f"{base}/actions/reload", expect=200).content
+        read_after("a store edit and a reload", reloaded)
+        daemon.call("POST", f"{base}/clock/advance", expect=200, json={"by": "1h"})
+        read_after("a clock move")
+        rewound = daemon.call("POST", f"{base}/rewind", expect=200, json={"step": 1}).content
+        assert read_after("a rewind", rewound) == after_action  # the same bytes, the same tag
+        daemon.call("PUT", f"{base}/routes/feed", expect=204, json={"extends": "feed", "response": {"status": 503}})
+        failed = daemon.call("POST", f"{base}/actions/reload", expect=200).content
+        read_after("a route override and a reload", failed)
+        daemon.call("POST", f"{base}/reset", expect=200)
+        assert read_after("a reset") == list(seen)[0]  # back to the scenario's start: its bytes and tag
+    finally:
+        reader.close()
