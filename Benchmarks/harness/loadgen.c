@@ -22,9 +22,9 @@
 #include <unistd.h>
 
 #define BUCKETS 1000000 /* latency histogram: 1 µs buckets up to 1 s; slower answers land in the last */
-#define BUFFER 65536
+#define FIRST_BUFFER 65536 /* grown for larger answers (a 1 MiB state) */
 
-struct connection { int fd; double sent; size_t have; char buffer[BUFFER]; };
+struct connection { int fd; double sent; size_t have, capacity; char *buffer; };
 struct worker { int first, count; uint32_t *histogram; long requests; pthread_t thread; };
 
 static const char *socket_path;
@@ -68,7 +68,10 @@ static size_t complete_response(struct connection *c) {
         if (strncasecmp(line + 2, "content-length:", 15) == 0) content = atol(line + 17);
     if (content < 0) die("an answer without Content-Length");
     size_t total = (end + 4 - c->buffer) + content;
-    if (total >= BUFFER) die("an answer larger than the buffer");
+    if (total >= c->capacity) {
+        c->capacity = total + 1;
+        if (!(c->buffer = realloc(c->buffer, c->capacity))) die("out of memory");
+    }
     return c->have >= total ? total : 0;
 }
 
@@ -79,6 +82,8 @@ static void *drive(void *argument) {
     for (int i = 0; i < w->count; i++) {
         struct connection *c = &connections[i];
         c->fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        c->capacity = FIRST_BUFFER;
+        if (!(c->buffer = malloc(c->capacity))) die("out of memory");
         struct sockaddr_un address = {.sun_family = AF_UNIX};
         strncpy(address.sun_path, socket_path, sizeof address.sun_path - 1);
         if (connect(c->fd, (struct sockaddr *)&address, sizeof address) != 0) die("cannot connect");
@@ -94,7 +99,11 @@ static void *drive(void *argument) {
         if (at >= measure_until) break;
         for (int e = 0; e < ready; e++) {
             struct connection *c = events[e].data.ptr;
-            ssize_t n = read(c->fd, c->buffer + c->have, BUFFER - 1 - c->have);
+            if (c->have + 1 >= c->capacity) {
+                c->capacity *= 2;
+                if (!(c->buffer = realloc(c->buffer, c->capacity))) die("out of memory");
+            }
+            ssize_t n = read(c->fd, c->buffer + c->have, c->capacity - 1 - c->have);
             if (n <= 0) die("the server closed a connection");
             c->have += n;
             size_t total = complete_response(c);
@@ -108,7 +117,10 @@ static void *drive(void *argument) {
             send_request(c);
         }
     }
-    for (int i = 0; i < w->count; i++) close(connections[i].fd);
+    for (int i = 0; i < w->count; i++) {
+        close(connections[i].fd);
+        free(connections[i].buffer);
+    }
     free(connections);
     close(poll);
     return NULL;

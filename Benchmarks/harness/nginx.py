@@ -12,7 +12,7 @@ import processes
 
 CONFIG = """\
 daemon off;
-worker_processes auto;
+worker_processes {workers};
 user root;
 pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
@@ -45,10 +45,11 @@ def free_port():
 
 class Nginx:
     """nginx serving `files` (URL path → bytes) on `socket` and on http://127.0.0.1:`port`; `locations` are added
-    to its server block."""
+    to its server block; `workers` is its worker_processes ("auto": one per core)."""
 
-    def __init__(self, prefix: pathlib.Path, files: dict, locations=()):
+    def __init__(self, prefix: pathlib.Path, files: dict, locations=(), workers="auto"):
         self.prefix = prefix
+        self.workers = workers
         self.port = free_port()
         self.socket = str(prefix / "nginx.sock")
         for path, body in files.items():
@@ -56,7 +57,7 @@ class Nginx:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(body)
         (prefix / "tmp").mkdir(parents=True, exist_ok=True)
-        (prefix / "nginx.conf").write_text(CONFIG.format(prefix=prefix, port=self.port, locations="\n        ".join(locations)))
+        (prefix / "nginx.conf").write_text(CONFIG.format(prefix=prefix, port=self.port, workers=workers, locations="\n        ".join(locations)))
         self.process = None
 
     @property
