@@ -68,48 +68,55 @@ public struct ControlServer: Service, CustomStringConvertible {
         let logger = logger
         let access = routes.configuration.access
         let requestTimeout = TimeAmount(routes.configuration.requestTimeout)
-        let http = HTTP1Channel(responder: { request, responseWriter, channel in
-            let context = ControlRequestContext(source: .init(channel: channel, logger: logger))
-            let mutating = request.method != .get && request.method != .head
-            // The kernel's word on who is calling, asked only when it matters: an allow-list or a change to audit.
-            let peer = access.isRestricted || mutating ? await PeerCredentials.of(channel) : nil
-            let response: Response
-            if let peer, !access.allows(peer) {
-                logger.warning("refused \(request.method) \(request.uri.path) from \(peer)", metadata: peer.metadata)
-                response = APIError(.forbidden, "notAllowed", access.refusal(for: peer)).response
-            } else {
-                if mutating {
-                    logger.info("\(request.method) \(request.uri.path) by \(peer.map(\.description) ?? "an unknown peer")",
-                                metadata: peer?.metadata ?? [:])
+        // One responder per connection, knowing its peer: the kernel's word on who is calling (SO_PEERCRED) is fixed
+        // when the client connects, so it is asked once, as the connection is set up on its event loop, rather than
+        // with a hop to that loop for every change (perf, issue 32).
+        let respond = { @Sendable (peer: PeerCredentials?) -> HTTP1Channel in
+            HTTP1Channel(responder: { request, responseWriter, channel in
+                let context = ControlRequestContext(source: .init(channel: channel, logger: logger))
+                let mutating = request.method != .get && request.method != .head
+                let response: Response
+                if let peer, !access.allows(peer) {
+                    logger.warning("refused \(request.method) \(request.uri.path) from \(peer)", metadata: peer.metadata)
+                    response = APIError(.forbidden, "notAllowed", access.refusal(for: peer)).response
                 } else {
-                    logger.debug("request \(request.method) \(request.uri.path)")
+                    if mutating {
+                        logger.info("\(request.method) \(request.uri.path) by \(peer.map(\.description) ?? "an unknown peer")",
+                                    metadata: peer?.metadata ?? [:])
+                    } else {
+                        logger.debug("request \(request.method) \(request.uri.path)")
+                    }
+                    do {
+                        response = try await responder.respond(to: request, context: context)
+                    } catch {
+                        // The error middleware answers everything; this is the last resort.
+                        var last = APIErrorMiddleware<ControlRequestContext>.apiError(for: error, request: request)
+                        last.status = .internalServerError
+                        response = last.response
+                    }
                 }
-                do {
-                    response = try await responder.respond(to: request, context: context)
-                } catch {
-                    // The error middleware answers everything; this is the last resort.
-                    var last = APIErrorMiddleware<ControlRequestContext>.apiError(for: error, request: request)
-                    last.status = .internalServerError
-                    response = last.response
-                }
-            }
-            try await responseWriter.write(response: response.head, body: response.body)
-        }, configuration: .init())  // no idle timeout of Hummingbird's: RequestTimeoutHandler closes idle connections
+                try await responseWriter.write(response: response.head, body: response.body)
+            }, configuration: .init())  // no idle timeout of Hummingbird's: RequestTimeoutHandler closes idle connections
+        }
 
         let settledStates = routes.host.settledStates
         // Hummingbird's HTTP/1.1 pipeline, and state reads of settled sessions answered on the event loop. Both
         // handlers of ours take NIOHTTP1's parts, before Hummingbird converts them, so the request timeout sees
         // the state reads answered there too. With an allow-list every request must reach the peer check, so then
         // every request goes to the router.
-        let setUp = { @Sendable (channel: any Channel) -> EventLoopFuture<HTTP1Channel.Value> in
-            http.setup(channel: channel, logger: logger).flatMapThrowing { value in
-                let pipeline = channel.pipeline.syncOperations
-                try pipeline.addHandler(ClientGoneWatch(eventLoop: channel.eventLoop), position: .first)
-                let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-                try pipeline.addHandler(RequestTimeoutHandler(timeout: requestTimeout), position: .before(conversion))
-                guard !access.isRestricted else { return value }
-                try pipeline.addHandler(SettledStateResponder(states: settledStates), position: .before(conversion))
-                return value
+        let setUp = { @Sendable (channel: any Channel) -> EventLoopFuture<Connection> in
+            PeerCredentials.future(of: channel).flatMap { peer in
+                let http = respond(peer)
+                return http.setup(channel: channel, logger: logger).flatMapThrowing { value in
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(ClientGoneWatch(eventLoop: channel.eventLoop), position: .first)
+                    let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+                    try pipeline.addHandler(RequestTimeoutHandler(timeout: requestTimeout), position: .before(conversion))
+                    let connection = Connection(http: http, channel: value)
+                    guard !access.isRestricted else { return connection }
+                    try pipeline.addHandler(SettledStateResponder(states: settledStates), position: .before(conversion))
+                    return connection
+                }
             }
         }
 
@@ -125,7 +132,7 @@ public struct ControlServer: Service, CustomStringConvertible {
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
 
-        let server: NIOAsyncChannel<HTTP1Channel.Value, Never>
+        let server: NIOAsyncChannel<Connection, Never>
         var createdPath: String?
         switch listener {
         case .path(let path):
@@ -151,7 +158,7 @@ public struct ControlServer: Service, CustomStringConvertible {
                 do {
                     try await server.executeThenClose { inbound in
                         for try await connection in inbound {
-                            connections.addTask { await http.handle(value: connection, logger: logger) }
+                            connections.addTask { await connection.http.handle(value: connection.channel, logger: logger) }
                         }
                     }
                 } catch {
@@ -162,6 +169,12 @@ public struct ControlServer: Service, CustomStringConvertible {
             // Closes the listening socket and lets each connection finish the request it is serving.
             quiescing.initiateShutdown(promise: nil)
         }
+    }
+
+    /// An accepted connection and the HTTP channel, with its peer's responder, that serves it.
+    struct Connection: Sendable {
+        let http: HTTP1Channel
+        let channel: HTTP1Channel.Value
     }
 
     /// A socket file left by a daemon that died may be replaced; anything else at the path is kept (bind fails).

@@ -12,15 +12,13 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
     public var gid: UInt32
 
     /// The credentials of `channel`'s peer, or nil when the channel is not a Unix socket.
-    static func of(_ channel: any Channel) async -> PeerCredentials? {
-        guard let provider = channel as? any SocketOptionProvider else { return nil }
-        do {
-            let credentials: KernelCredentials = try await provider.unsafeGetSocketOption(
-                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)).get()
-            return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
-        } catch {
-            return nil
-        }
+    static func future(of channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
+        guard let provider = channel as? any SocketOptionProvider else { return channel.eventLoop.makeSucceededFuture(nil) }
+        let credentials: EventLoopFuture<KernelCredentials> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return credentials
+            .map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+            .recover { _ in nil }
     }
 
     public var description: String { "uid \(uid) gid \(gid) pid \(pid)" }

@@ -20,9 +20,27 @@ public struct StderrLogHandler: LogHandler {
     }
 
     static func write(level: Logger.Level, message: String, metadata: Logger.Metadata) {
-        let pairs = metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
-        // One write per line, so lines from different threads do not interleave.
-        let line = "<\(level.syslogPriority)>\(message.replacingOccurrences(of: "\n", with: " "))\(pairs)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        var line = "<\(level.syslogPriority)>"
+        // A line per event: a newline in a message would start a line journald reads as another event.
+        line += message.utf8.contains(UInt8(ascii: "\n")) ? message.replacingOccurrences(of: "\n", with: " ") : message
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            line += " \(key)=\(value)"
+        }
+        line += "\n"
+        // One write(2) per line, so lines from different threads do not interleave; straight from the string's
+        // bytes, since this runs for every change a client makes (perf, issue 32).
+        line.withUTF8 { bytes in
+            var written = 0
+            while written < bytes.count {
+                let result = Foundation.write(STDERR_FILENO, bytes.baseAddress! + written, bytes.count - written)
+                if result > 0 {
+                    written += result
+                } else if result < 0, errno == EINTR {
+                    continue
+                } else {
+                    return  // stderr is gone; there is nowhere left to say so
+                }
+            }
+        }
     }
 }
