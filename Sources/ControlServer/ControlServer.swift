@@ -158,7 +158,10 @@ public struct ControlServer: Service, CustomStringConvertible {
                 do {
                     try await server.executeThenClose { inbound in
                         for try await connection in inbound {
-                            connections.addTask { await connection.http.handle(value: connection.channel, logger: logger) }
+                            let executor = EventLoopTaskExecutor(connection.channel.channel.eventLoop)
+                            connections.addTask(executorPreference: executor) {
+                                await connection.http.handle(value: connection.channel, logger: logger)
+                            }
                         }
                     }
                 } catch {
