@@ -141,6 +141,23 @@ public struct JournalBody: Codable, Sendable, Hashable {
     }
 }
 
+extension JournalBody {
+    /// The bytes `JSONEncoder.services` writes for a journal whose entries are `entries`, each already encoded by
+    /// it: the keys in its sorted order, nothing between tokens. Written out so a full journal is answered from its
+    /// entries' kept JSON rather than encoded again at every read; a test holds it to the encoder's own bytes.
+    public static func json(entries: [Data], dropped: Int, capacity: Int) -> Data {
+        var json = Data()
+        json.reserveCapacity(entries.reduce(64) { $0 + $1.count + 1 })
+        json.append(contentsOf: #"{"capacity":\#(capacity),"dropped":\#(dropped),"entries":["#.utf8)
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(entry)
+        }
+        json.append(contentsOf: "]}".utf8)
+        return json
+    }
+}
+
 /// `GET /v1/sessions/{id}/journal/counts`: how many requests each route answered since the session started, was
 /// reset or its journal was cleared; exact however many entries the journal dropped.
 public struct RequestCountsBody: Codable, Sendable, Hashable {

@@ -86,13 +86,11 @@ extension ControlRoutes {
     }
 
     func addJournalRoutes(to router: EndpointRouter) {
-        router.get("/v1/sessions/:session/journal") { _, context in
-            let journal = try await session(context).requestJournal()
-            return JSONResponse.make(JournalBody(entries: journal.entries, dropped: journal.dropped, capacity: journal.capacity))
-        }
-        router.get("/v1/sessions/:session/journal/unmatched") { _, context in
-            let journal = try await session(context).requestJournal()
-            return JSONResponse.make(JournalBody(entries: journal.unmatched, dropped: journal.dropped, capacity: journal.capacity))
+        for (path, unmatchedOnly) in [("/v1/sessions/:session/journal", false), ("/v1/sessions/:session/journal/unmatched", true)] {
+            router.get(path) { _, context in
+                let journal = try await session(context).encodedJournal(unmatchedOnly: unmatchedOnly)
+                return JSONResponse.make(json: JournalBody.json(entries: journal.entries, dropped: journal.dropped, capacity: journal.capacity))
+            }
         }
         router.get("/v1/sessions/:session/journal/counts") { _, context in
             let session = try await session(context)

@@ -1,3 +1,4 @@
+public import Foundation
 public import Services
 
 /// A session's journal of network exchanges, bounded: when full, the oldest entry is dropped and counted.
@@ -59,4 +60,15 @@ public struct RequestJournal: Sendable, Hashable, Codable {
         unmatchedCount = 0
         passedThroughCount = 0
     }
+}
+
+/// A journal read with each entry already encoded as JSON (`JSONEncoder.services`), oldest first: what
+/// `GET …/journal` answers is assembled from these bytes (``Session/encodedJournal(unmatchedOnly:)``).
+public struct EncodedJournal: Sendable {
+    /// Each entry's JSON, oldest first.
+    public var entries: [Data]
+    /// Entries dropped to stay within ``capacity`` since the journal was last cleared.
+    public var dropped: Int
+    /// The most entries the journal keeps.
+    public var capacity: Int
 }

@@ -11,6 +11,12 @@ extension Session {
     /// The journal: every request the Model made, oldest first, bounded.
     public func requestJournal() -> RequestJournal { journal }
 
+    /// The journal, or only its entries that matched no route, each entry as its JSON: a client's read of the
+    /// journal, which encodes each entry once however often it is read.
+    public nonisolated func encodedJournal(unmatchedOnly: Bool = false) -> EncodedJournal {
+        journaling.encoded(unmatchedOnly: unmatchedOnly)
+    }
+
     /// Empties the journal.
     public func clearJournal() async {
         await takeTurn()

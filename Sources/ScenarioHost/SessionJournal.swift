@@ -1,3 +1,4 @@
+import Foundation
 import Services
 import Synchronization
 
@@ -9,6 +10,8 @@ final class SessionJournal: Sendable {
         var journal: RequestJournal
         var caused: [Int] = []
         var generation = 0
+        /// Entries' JSON from the last read, by sequence number, each with the entry it encodes.
+        var encodings: [Int: (entry: NetworkExchange, json: Data)] = [:]
     }
 
     /// What ``record(_:of:)`` did.
@@ -47,11 +50,36 @@ final class SessionJournal: Sendable {
         state.withLock { state in
             state.generation += 1
             state.journal.clear()
+            state.encodings = [:]
         }
     }
 
     func clear() {
         state.withLock { $0.journal.clear() }
+    }
+
+    /// The journal with each entry as its JSON (`JSONEncoder.services`), for reads: an entry is encoded once and
+    /// kept while it stays in the journal unchanged, so a read of a full journal costs what copying it costs, not
+    /// a thousand encodings (5 ms a read at the bound; BENCHMARKS.md, cost as work grows). What is kept is
+    /// checked against the entry itself, so an entry a delayed answer completed is encoded again.
+    func encoded(unmatchedOnly: Bool) -> EncodedJournal {
+        let (journal, known) = state.withLock { ($0.journal, $0.encodings) }
+        var kept: [Int: (entry: NetworkExchange, json: Data)] = [:]
+        kept.reserveCapacity(journal.entries.count)
+        var entries: [Data] = []
+        for entry in journal.entries {
+            let cached = known[entry.sequence].flatMap { $0.entry == entry ? $0.json : nil }
+            guard !unmatchedOnly || entry.isUnmatched else {
+                if let cached { kept[entry.sequence] = (entry, cached) }
+                continue
+            }
+            let json = cached ?? (try? JSONEncoder.services.encode(entry)) ?? Data("null".utf8)
+            kept[entry.sequence] = (entry, json)
+            entries.append(json)
+        }
+        // Only entries still in the journal stay; a request journaled meanwhile is encoded at the next read.
+        state.withLock { $0.encodings = kept }
+        return EncodedJournal(entries: entries, dropped: journal.dropped, capacity: journal.capacity)
     }
 
     func record(_ exchange: NetworkExchange, of generation: Int) -> Recorded {
