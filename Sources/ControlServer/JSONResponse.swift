@@ -24,7 +24,7 @@ enum JSONResponse {
     /// (the same answer ``SettledStateResponder`` gives a settled session).
     static func make(_ state: ModelState, ifNoneMatch conditions: [String]) -> Response {
         let tag = StateEntityTag.of(state)
-        guard conditions.isEmpty || !StateEntityTag.isMatched(tag, byIfNoneMatch: conditions) else {
+        guard !StateEntityTag.isMatched(tag, byIfNoneMatch: conditions) else {
             return Response(status: .notModified, headers: [.eTag: tag])
         }
         var response = make(json: state.jsonData)

@@ -79,8 +79,7 @@ final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler
     /// The same status, headers and body the router's answer has (`ControlRoutes`' state read).
     private func answer(_ entry: SettledStates.Entry, to request: HTTPRequestHead, context: ChannelHandlerContext) {
         let encoded = encoding(entry)
-        let conditions = request.headers["If-None-Match"]
-        if !conditions.isEmpty, StateEntityTag.isMatched(encoded.tag, byIfNoneMatch: conditions) {
+        if StateEntityTag.isMatched(encoded.tag, byIfNoneMatch: request.headers["If-None-Match"]) {
             let head = HTTPResponseHead(version: .http1_1, status: .notModified, headers: ["ETag": encoded.tag])
             context.write(wrapOutboundOut(.head(head)), promise: nil)
         } else {
