@@ -96,12 +96,17 @@ public struct RouteOutcome: Sendable {
 
     /// For a response: the parts of it filled per request (`template: true`), or nil when it is sent as written.
     public var template: ResponseTemplate?
+    /// For a response: its body streamed chunk by chunk on the session's clock, or nil for a body sent whole.
+    /// ``RoutedNetwork/send(_:)`` answers a streamed route with the whole body once the stream has ended.
+    public var stream: StreamScript?
 
     /// Creates an outcome.
-    public init(_ result: Result, delay: Duration = .zero, after: Condition? = nil, template: ResponseTemplate? = nil) {
+    public init(_ result: Result, delay: Duration = .zero, after: Condition? = nil, template: ResponseTemplate? = nil,
+                stream: StreamScript? = nil) {
         self.result = result
         self.delay = delay
         self.after = after
         self.template = template
+        self.stream = stream
     }
 }

@@ -12,18 +12,20 @@ import HTTPTypes
 public actor RoutedNetwork: NetworkService {
     private var routes: [Route]
     private let unmatched: TransportError
-    private let clock: any ClockService
+    let clock: any ClockService
     /// The session's work (the clock's, or a scope of its own): live answers count as its work under way.
-    private let scope: SessionScope
+    let scope: SessionScope
 
     /// The session's executor, as the clock's: what the network does is the session's work.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { scope.executor.asUnownedSerialExecutor() }
-    private let journal: @Sendable (NetworkExchange) async -> Void
+    let journal: @Sendable (NetworkExchange) async -> Void
     private let upstream: (any NetworkService)?
     private let unmatchedGoesUpstream: Bool
     private var hits: [Int]
     private let sequence: JournalSequence
     private var conditions = NetworkConditions.normal
+    /// The streamed answers still open, by their exchange's sequence number (RoutedNetwork+Streams.swift).
+    var streams: [Int: OpenStream] = [:]
 
     /// The most near misses an unmatched request's journal entry lists.
     public static let nearMissLimit = 3
@@ -81,6 +83,8 @@ public actor RoutedNetwork: NetworkService {
     /// counts are the requests the Model made.
     public func setConditions(_ conditions: NetworkConditions) {
         self.conditions = conditions
+        // Going offline (or into a fault) breaks the connections open now, as it would on a device.
+        if let failure = conditions.failure { breakOpenStreams(with: failure) }
     }
 
     /// A request body as the journal keeps it: JSON in its canonical form (keys sorted, no insignificant
@@ -100,11 +104,44 @@ public actor RoutedNetwork: NetworkService {
     public func send(_ request: NetworkRequest) async throws(TransportError) -> NetworkResponse {
         scope.checkCaller(of: "network.send")
         guard !Task.isCancelled, !scope.isClosed else { throw .cancelled }
-        return try await answer(request).get()
+        switch await match(request) {
+        case .passThrough(let exchange):
+            return try await passThrough(request, exchange).get()
+        case .outcome(let outcome, let exchange) where outcome.stream != nil:
+            // A Model that does not stream gets the whole body once the stream has ended, journaled as a stream.
+            let stream = try await open(outcome, exchange)
+            var body = Data()
+            for try await chunk in stream.body { body.append(chunk) }
+            return NetworkResponse(head: stream.head, body: body)
+        case .outcome(let outcome, let exchange):
+            return try await journalAndDeliver(outcome, exchange).result.get()
+        }
     }
 
-    /// Matches, journals and answers `request`; the one place every request goes through.
-    private func answer(_ request: NetworkRequest) async -> Result<NetworkResponse, TransportError> {
+    public func stream(_ request: NetworkRequest) async throws(TransportError) -> NetworkStream {
+        scope.checkCaller(of: "network.stream")
+        guard !Task.isCancelled, !scope.isClosed else { throw .cancelled }
+        switch await match(request) {
+        case .passThrough(let exchange):
+            // Live answers are read whole for now, so the journal and recordings see one body.
+            let response = try await passThrough(request, exchange).get()
+            return NetworkStream(head: response.head, chunks: response.body.isEmpty ? [] : [response.body])
+        case .outcome(let outcome, let exchange) where outcome.stream != nil:
+            return try await open(outcome, exchange)
+        case .outcome(let outcome, let exchange):
+            let response = try await journalAndDeliver(outcome, exchange).result.get()
+            return NetworkStream(head: response.head, chunks: response.body.isEmpty ? [] : [response.body])
+        }
+    }
+
+    /// What a request gets: an outcome (a route's, the conditions', or the unmatched fault), or the live network.
+    enum Matched {
+        case outcome(RouteOutcome, NetworkExchange)
+        case passThrough(NetworkExchange)
+    }
+
+    /// Matches `request` against the conditions and the routes; the one place every request goes through.
+    private func match(_ request: NetworkRequest) async -> Matched {
         var exchange = NetworkExchange(
             sequence: sequence.next(), time: await clock.now(), method: request.head.method.rawValue,
             url: request.url, headers: request.head.headerFields.map { "\($0.name): \($0.value)" },
@@ -118,7 +155,7 @@ public actor RoutedNetwork: NetworkService {
             // The session was switched offline (or into a fault): no route answers, and none counts the request.
             exchange.fault = failure.rawValue
             exchange.condition = conditions.description
-            return await journalAndDeliver(RouteOutcome(.fault(failure), delay: conditions.delay), exchange)
+            return .outcome(RouteOutcome(.fault(failure), delay: conditions.delay), exchange)
         }
         var misses: [(miss: NearMiss, fieldsMatched: Int)] = []
         var matchedIndex: Int?
@@ -136,7 +173,7 @@ public actor RoutedNetwork: NetworkService {
         if let index = matchedIndex {
             exchange.route = routes[index].name
             if routes[index].isOverride { exchange.override = true }
-            if routes[index].isLive { return await passThrough(request, exchange) }
+            if routes[index].isLive { return .passThrough(exchange) }
             outcome = routes[index].outcome(at: hits[index]) { [routes, hits] name in
                 routes.firstIndex { $0.name == name }.map { hits[$0] } ?? 0
             }
@@ -145,7 +182,7 @@ public actor RoutedNetwork: NetworkService {
                 outcome.result = .response(template.render(over: response, request: request, now: exchange.time))
             }
         } else if unmatchedGoesUpstream {
-            return await passThrough(request, exchange)
+            return .passThrough(exchange)
         } else {
             // Stable sort: more fields agreed first, then declaration order.
             exchange.nearMisses = misses.enumerated()
@@ -161,16 +198,18 @@ public actor RoutedNetwork: NetworkService {
             outcome.delay += conditions.delay
             exchange.condition = conditions.description
         }
-        return await journalAndDeliver(outcome, exchange)
+        return .outcome(outcome, exchange)
     }
 
     /// Journals `exchange` and delivers `outcome`; an answer that waits on the clock is journaled as it arrives,
     /// pending, and again once delivered.
-    private func journalAndDeliver(_ outcome: RouteOutcome, _ arrived: NetworkExchange) async -> Result<NetworkResponse, TransportError> {
+    /// Returns the exchange as last journaled.
+    func journalAndDeliver(_ outcome: RouteOutcome, _ arrived: NetworkExchange) async
+        -> (result: Result<NetworkResponse, TransportError>, exchange: NetworkExchange) {
         var exchange = arrived
         guard outcome.delay > .zero else {
             await journal(exchange)
-            return await deliver(outcome)
+            return (await deliver(outcome), exchange)
         }
         // Journaled as it arrives, pending, and again once the clock has moved far enough to deliver it.
         let (seconds, attoseconds) = outcome.delay.components
@@ -185,7 +224,7 @@ public actor RoutedNetwork: NetworkService {
             exchange.fault = TransportError.cancelled.rawValue
         }
         await journal(exchange)
-        return result
+        return (result, exchange)
     }
 
     /// Sends `request` to the live network and journals the answer once it is in.

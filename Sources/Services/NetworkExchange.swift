@@ -44,6 +44,8 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
     /// The network conditions the session was switched into that answered instead of a route (`offline`,
     /// `fault timeout`) or delayed the answer (`delay 2s`).
     public var condition: String?
+    /// For a streamed answer (server-sent events, a chunked body), what it has delivered so far and how it stands.
+    public var stream: StreamTranscript?
 
     /// Creates the record of a request as it arrives; what became of it is filled in after.
     public init(sequence: Int, time: Date, method: String, url: String, headers: [String], body: String?,

@@ -3,4 +3,18 @@ public protocol NetworkService: Sendable {
     /// Sends `request` and returns the server's response, whatever its status.
     /// - Throws: ``TransportError`` when no response arrived; `.cancelled` when the calling task was cancelled.
     func send(_ request: NetworkRequest) async throws(TransportError) -> NetworkResponse
+
+    /// Sends `request` and returns the response as it arrives: the head, then the body chunk by chunk (server-sent
+    /// events, a chunked body). A service that only answers whole responses need not write this: the default hands
+    /// ``send(_:)``'s body over as one chunk.
+    /// - Throws: ``TransportError`` when no head arrived; `.cancelled` when the calling task was cancelled.
+    func stream(_ request: NetworkRequest) async throws(TransportError) -> NetworkStream
+}
+
+extension NetworkService {
+    /// The whole response from ``send(_:)``, its body as one chunk.
+    public func stream(_ request: NetworkRequest) async throws(TransportError) -> NetworkStream {
+        let response = try await send(request)
+        return NetworkStream(head: response.head, chunks: response.body.isEmpty ? [] : [response.body])
+    }
 }

@@ -1,0 +1,122 @@
+public import Foundation
+import Synchronization
+
+/// What a streamed answer delivered, as a session's journal keeps it in the request's ``NetworkExchange/stream``:
+/// every chunk with the virtual instant it reached the Model, and how the stream stands.
+///
+/// Chunks are appended in place (the journal entry is updated at every chunk), so a stream of many events costs each
+/// event once, not the whole transcript again; copies taken earlier keep reading the chunks they had.
+public struct StreamTranscript: Sendable, Hashable, Codable {
+    /// How the stream stands.
+    public enum State: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Still delivering, or waiting for its next chunk.
+        case open
+        /// The server ended it (its script ran out, or a test closed it).
+        case closed
+        /// It broke off with a transport error (``StreamTranscript/fault``).
+        case dropped
+        /// The Model let go of it, or its task was cancelled.
+        case cancelled
+    }
+
+    /// How the stream stands.
+    public var state: State
+    /// For a dropped stream, the transport error the Model's read threw.
+    public var fault: String?
+    /// Scripted chunks not yet delivered.
+    public var pending: Int
+    /// When the next scripted chunk is due, on the session's clock; nil when none is.
+    public var nextAt: Date?
+    /// The number of chunks delivered.
+    public private(set) var delivered: Int
+    private var log: ChunkLog
+
+    /// Creates the transcript of a stream just opened.
+    public init(pending: Int, nextAt: Date?) {
+        self.state = .open
+        self.pending = pending
+        self.nextAt = nextAt
+        self.delivered = 0
+        self.log = ChunkLog([])
+    }
+
+    /// The chunks delivered, oldest first.
+    public var chunks: [StreamChunk] { log.prefix(delivered) }
+
+    /// Records `chunk` as delivered.
+    public mutating func append(_ chunk: StreamChunk) {
+        // Another copy appended past this one's end: this copy goes on with a log of its own.
+        if !log.append(chunk, at: delivered) {
+            log = ChunkLog(chunks + [chunk])
+        }
+        delivered += 1
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.state == rhs.state && lhs.fault == rhs.fault && lhs.pending == rhs.pending && lhs.nextAt == rhs.nextAt
+            && lhs.delivered == rhs.delivered && (lhs.log === rhs.log || lhs.chunks == rhs.chunks)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(state)
+        hasher.combine(delivered)
+        hasher.combine(chunks.last)
+    }
+
+    private enum CodingKeys: String, CodingKey { case state, fault, pending, nextAt, delivered, chunks }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        state = try container.decode(State.self, forKey: .state)
+        fault = try container.decodeIfPresent(String.self, forKey: .fault)
+        pending = try container.decode(Int.self, forKey: .pending)
+        nextAt = try container.decodeIfPresent(Date.self, forKey: .nextAt)
+        let chunks = try container.decode([StreamChunk].self, forKey: .chunks)
+        delivered = chunks.count
+        log = ChunkLog(chunks)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encodeIfPresent(fault, forKey: .fault)
+        try container.encode(pending, forKey: .pending)
+        try container.encodeIfPresent(nextAt, forKey: .nextAt)
+        try container.encode(delivered, forKey: .delivered)
+        try container.encode(chunks, forKey: .chunks)
+    }
+}
+
+/// One chunk a stream delivered: for server-sent events, one event in the wire format.
+public struct StreamChunk: Sendable, Hashable, Codable {
+    /// When it reached the Model, on the session's clock.
+    public var time: Date
+    /// Its bytes as UTF-8 text (invalid bytes replaced).
+    public var text: String
+    /// True when a test or presenter pushed it through the control API, rather than the scenario's script.
+    public var pushed: Bool?
+
+    /// Creates a chunk.
+    public init(time: Date, text: String, pushed: Bool? = nil) {
+        self.time = time
+        self.text = text
+        self.pushed = pushed
+    }
+}
+
+/// The chunks, shared by the copies of one transcript; only appended to, so a copy's prefix never changes.
+private final class ChunkLog: Sendable {
+    private let chunks: Mutex<[StreamChunk]>
+    init(_ chunks: [StreamChunk]) { self.chunks = Mutex(chunks) }
+
+    /// Appends `chunk` when the log holds exactly `count` chunks; false when another copy has appended already.
+    func append(_ chunk: StreamChunk, at count: Int) -> Bool {
+        chunks.withLock { chunks in
+            guard chunks.count == count else { return false }
+            chunks.append(chunk)
+            return true
+        }
+    }
+
+    func prefix(_ count: Int) -> [StreamChunk] { chunks.withLock { Array($0.prefix(count)) } }
+}

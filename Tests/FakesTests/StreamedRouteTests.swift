@@ -1,0 +1,193 @@
+import Fakes
+import Foundation
+import HTTPTypes
+import Services
+import Testing
+
+/// Issue 29: a route that answers with a stream delivers each chunk when the session's clock reaches it.
+@Suite struct StreamedRouteTests {
+    let clock = VirtualClock(start: Date(timeIntervalSince1970: 1_800_000_000), mode: .frozen)
+    let journal = Recorder<NetworkExchange>()
+
+    func network(_ script: StreamScript, delay: Duration = .zero) -> RoutedNetwork {
+        let journal = journal
+        let head = NetworkResponse(status: 200, headerFields: [.contentType: "text/event-stream"])
+        let route = Route(name: "reply", matcher: RequestMatcher(), outcomes: [RouteOutcome(.response(head), delay: delay, stream: script)])
+        return RoutedNetwork(routes: [route], clock: clock) { await journal.append($0) }
+    }
+
+    let request = NetworkRequest(method: .post, url: URL(string: "https://assistant.example/reply")!)
+
+    func tokens(_ words: [String], every step: Duration) -> [StreamScript.Item] {
+        words.enumerated().map { StreamScript.Item(offset: step * ($0.offset + 1), event: SSEEvent(data: $0.element)) }
+    }
+
+    /// Reads `fake`'s stream as the session's work, recording each event's data and how the stream ended.
+    func consume(_ fake: RoutedNetwork, into seen: Recorder<String>) -> Task<Void, Never> {
+        let request = request
+        return clock.spawn {
+            do {
+                let stream = try await fake.stream(request)
+                for try await event in stream.events { await seen.append(event.data) }
+                await seen.append("<end>")
+            } catch let error as TransportError {
+                await seen.append("<\(error.rawValue)>")
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+    }
+
+    @Test func eachEventArrivesWhenTheClockReachesItsOffset() async throws {
+        let fake = network(StreamScript(items: tokens(["Hel", "lo", "!"], every: .seconds(1))))
+        let seen = Recorder<String>()
+        _ = consume(fake, into: seen)
+        await clock.settle()
+        #expect(await seen.values.isEmpty)
+        #expect(await fake.openStreams().first?.stream?.pending == 3)
+        await clock.advance(by: .milliseconds(999))
+        #expect(await seen.values.isEmpty)
+        await clock.advance(by: .milliseconds(1))
+        #expect(await seen.values == ["Hel"])
+        await clock.advance(by: .seconds(1))
+        #expect(await seen.values == ["Hel", "lo"])
+        await clock.advance(by: .seconds(5))
+        #expect(await seen.values == ["Hel", "lo", "!", "<end>"])
+        #expect(await fake.openStreams().isEmpty)
+
+        let last = try #require(await journal.values.last?.stream)
+        #expect(last.state == .closed)
+        #expect(last.chunks.map(\.text) == ["data: Hel\n\n", "data: lo\n\n", "data: !\n\n"])
+        #expect(last.chunks.map { $0.time.timeIntervalSince1970 } == [1_800_000_001, 1_800_000_002, 1_800_000_003])
+    }
+
+    @Test func aDroppedStreamThrowsAfterItsLastEvent() async throws {
+        let fake = network(StreamScript(items: tokens(["a", "b"], every: .milliseconds(100)), end: .drop(.connectionReset),
+                                        endOffset: .milliseconds(500)))
+        let seen = Recorder<String>()
+        _ = consume(fake, into: seen)
+        await clock.advance(by: .milliseconds(499))
+        #expect(await seen.values == ["a", "b"])
+        await clock.advance(by: .milliseconds(1))
+        #expect(await seen.values == ["a", "b", "<connectionReset>"])
+        let last = try #require(await journal.values.last?.stream)
+        #expect(last.state == .dropped)
+        #expect(last.fault == "connectionReset")
+    }
+
+    @Test func aTestPushesIntoAndClosesAStalledStream() async throws {
+        let fake = network(StreamScript(items: tokens(["first"], every: .zero), end: .stall))
+        let seen = Recorder<String>()
+        _ = consume(fake, into: seen)
+        await clock.settle()
+        #expect(await seen.values == ["first"])
+        let id = try #require(await fake.openStreams().first?.sequence)
+        try await fake.push(Data(SSEEvent(event: "note", data: "pushed").text.utf8), into: id)
+        await clock.settle()
+        #expect(await seen.values == ["first", "pushed"])
+        try await fake.close(id, with: .close)
+        await clock.settle()
+        #expect(await seen.values == ["first", "pushed", "<end>"])
+        await #expect(throws: RoutedNetwork.StreamSteeringError.notOpen) { try await fake.close(id, with: .close) }
+        let last = try #require(await journal.values.last?.stream)
+        #expect(last.chunks.map(\.pushed) == [nil, true])
+    }
+
+    @Test func cancellingTheReaderClosesTheStream() async throws {
+        let fake = network(StreamScript(items: tokens(["a", "b"], every: .seconds(10))))
+        let seen = Recorder<String>()
+        let task = consume(fake, into: seen)
+        await clock.settle()
+        task.cancel()
+        await task.value
+        #expect(await seen.values == ["<cancelled>"])
+        #expect(await fake.openStreams().isEmpty)
+        #expect(await journal.values.last?.stream?.state == .cancelled)
+    }
+
+    @Test func aReaderThatLeavesItsLoopEarlyClosesTheStream() async throws {
+        let fake = network(StreamScript(items: tokens(["a", "b", "c"], every: .seconds(1))))
+        let request = request
+        clock.spawn {
+            guard let stream = try? await fake.stream(request) else { return }
+            do { for try await _ in stream.events { break } } catch {}
+        }
+        await clock.advance(by: .seconds(1))
+        await clock.settle()
+        #expect(await fake.openStreams().isEmpty)
+        let last = try #require(await journal.values.last?.stream)
+        #expect(last.state == .cancelled)
+        #expect(last.delivered == 1)
+        #expect(last.pending == 2)
+    }
+
+    @Test func aReaderThatNeverReadsHoldsTheStreamBack() async throws {
+        let fake = network(StreamScript(items: tokens(Array(repeating: "x", count: 10_000), every: .zero)))
+        let request = request
+        let held = Recorder<NetworkStream>()
+        clock.spawn { if let stream = try? await fake.stream(request) { await held.append(stream) } }
+        await clock.advance(by: .seconds(60))
+        // Nothing was read, so nothing was produced: all of it is still pending, none of it buffered.
+        let open = try #require(await fake.openStreams().first?.stream)
+        #expect(open.delivered == 0)
+        #expect(open.pending == 10_000)
+    }
+
+    @Test func sendGetsTheWholeBodyOnceTheStreamHasEnded() async throws {
+        let fake = network(StreamScript(items: tokens(["a", "b"], every: .seconds(1))), delay: .milliseconds(300))
+        let body = Recorder<String>()
+        let request = request
+        clock.spawn {
+            let response = try? await fake.send(request)
+            await body.append(response.map { String(decoding: $0.body, as: UTF8.self) } ?? "<failed>")
+        }
+        await clock.advance(by: .milliseconds(2_299))
+        #expect(await body.values.isEmpty)
+        await clock.advance(by: .milliseconds(1))
+        #expect(await body.values == ["data: a\n\ndata: b\n\n"])
+    }
+
+    @Test func goingOfflineBreaksOpenStreams() async throws {
+        let fake = network(StreamScript(items: tokens(["a", "b"], every: .seconds(1))))
+        let seen = Recorder<String>()
+        _ = consume(fake, into: seen)
+        await clock.advance(by: .seconds(1))
+        await fake.setConditions(NetworkConditions(offline: true))
+        await clock.settle()
+        #expect(await seen.values == ["a", "<offline>"])
+    }
+}
+
+@Suite struct SSEParserTests {
+    func parse(_ chunks: [String]) -> [SSEEvent] {
+        var parser = SSEParser()
+        return chunks.flatMap { parser.consume(Data($0.utf8)) }
+    }
+
+    @Test func fieldsCommentsAndMultilineData() {
+        let events = parse([": a comment\nevent: token\nid: 7\nretry: 1500\ndata: one\ndata:two\n\ndata: three\n\n"])
+        #expect(events == [SSEEvent(event: "token", id: "7", data: "one\ntwo", retry: 1500),
+                           SSEEvent(id: "7", data: "three")])
+    }
+
+    @Test func lineEndingsMaySplitAcrossChunks() {
+        #expect(parse(["\u{FEFF}data: a\r", "\ndata: b\r", "\r", "data: c\r\n", "\r\n"]) ==
+                [SSEEvent(data: "a\nb"), SSEEvent(data: "c")])
+    }
+
+    @Test func anEventWithoutItsBlankLineIsDroppedAtTheEnd() {
+        var parser = SSEParser()
+        #expect(parser.consume(Data("data: whole\n\ndata: cut off".utf8)) == [SSEEvent(data: "whole")])
+        parser.finish()
+        #expect(parser.consume(Data("\n\n".utf8)).isEmpty)
+    }
+
+    @Test func aBadRetryAndABlockWithoutDataDispatchNothing() {
+        #expect(parse(["retry: soon\nevent: x\n\ndata: y\nretry: 10x\n\n"]) == [SSEEvent(data: "y")])
+    }
+
+    @Test func anEventRoundTripsThroughItsText() {
+        let event = SSEEvent(event: "done", id: "3", data: "line one\nline two", retry: 20)
+        #expect(parse([event.text]) == [event])
+    }
+}
