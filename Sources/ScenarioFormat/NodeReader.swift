@@ -21,6 +21,11 @@ struct NodeReader {
         problems.append(ScenarioProblem(file: file, line: line, column: column, message: message))
     }
 
+    /// Records a problem inside another file the scenario reads (a stream's fixture), at its own line.
+    mutating func report(_ message: String, inFile other: String, line: Int?, column: Int? = nil) {
+        problems.append(ScenarioProblem(file: other, line: line, column: column, message: message))
+    }
+
     /// The mapping's values by key, after checking that it is a mapping, that every key is allowed, and that every
     /// required key is there. Returns nil (with a problem recorded) when `node` is not a mapping.
     mutating func mapping(_ node: Node, at path: String, allowed: [String], required: [String] = []) -> [String: Node]? {

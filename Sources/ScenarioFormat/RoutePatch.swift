@@ -1,3 +1,4 @@
+import Foundation
 import Fakes
 import HTTPTypes
 import Services
@@ -62,14 +63,21 @@ struct RoutePatch {
             var response: NetworkResponse
             if case .response(let parent) = parent {
                 response = parent
-            } else if !responseKeys.isDisjoint(with: ["status", "body", "bodyFile"]) {
+            } else if !responseKeys.isDisjoint(with: ["status", "body", "bodyFile", "stream"]) {
                 response = NetworkResponse(status: 200)
             } else {
                 break
             }
             if responseKeys.contains("status") { response.head.status = given.head.status }
             for field in given.head.headerFields { response.head.headerFields[field.name] = field.value }
-            if !responseKeys.isDisjoint(with: ["body", "bodyFile"]) { response.body = given.body }
+            if !responseKeys.isDisjoint(with: ["body", "bodyFile"]) {
+                response.body = given.body
+                changed.stream = nil
+            }
+            if responseKeys.contains("stream") {
+                response.body = Data()
+                changed.stream = patch.stream
+            }
             changed.result = .response(response)
             changed.template = changingTemplate(outcome.template, by: patch.template, headers: given.head.headerFields)
         }

@@ -11,7 +11,7 @@ extension ScenarioFileParser {
     static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "bodyText", "body", "bodyFields"]
     /// The ways a value may be matched besides equality, written as a one-key mapping (`{regex: "^Bearer "}`).
     static let matchKeys = ["regex", "contains", "present", "absent"] + ValueMatch.Comparison.allCases.map(\.rawValue)
-    static let responseKeys = ["status", "headers", "body", "bodyFile", "template", "delay", "fault", "after"]
+    static let responseKeys = ["status", "headers", "body", "bodyFile", "stream", "template", "delay", "fault", "after"]
     static let routePatchKeys = ["extends", "name", "request", "response", "responses", "afterLast", "live"]
 
     /// `- extends: ROUTE` and what changes: a parent's route changed only where this says (see ``RoutePatch``).
@@ -240,7 +240,7 @@ extension ScenarioFileParser {
         let delay = keys["delay"].flatMap { reader.duration($0, at: "\(path).delay") } ?? .zero
         let after = keys["after"].flatMap { parseAfter($0, at: "\(path).after") }
         if let faultNode = keys["fault"] {
-            let others = ["status", "headers", "body", "bodyFile", "template"].filter { keys[$0] != nil }
+            let others = ["status", "headers", "body", "bodyFile", "stream", "template"].filter { keys[$0] != nil }
             if !others.isEmpty {
                 reader.report("\(path) has a 'fault' and \(others.map { "'\($0)'" }.joined(separator: ", ")); a fault sends no response, so keep only 'fault' and 'delay'.", at: node)
             }
@@ -255,6 +255,16 @@ extension ScenarioFileParser {
             if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
         }
         var body = Data()
+        var stream: StreamScript?
+        if let streamNode = keys["stream"] {
+            let others = ["body", "bodyFile"].filter { keys[$0] != nil }
+            if !others.isEmpty {
+                reader.report("\(path) has a 'stream' and \(others.map { "'\($0)'" }.joined(separator: ", ")); a streamed body is its chunks, so keep one.", at: node)
+            }
+            let parsed = parseStream(streamNode, at: "\(path).stream")
+            stream = parsed?.script
+            if parsed?.events == true, fields[.contentType] == nil { fields[.contentType] = "text/event-stream" }
+        }
         switch (keys["body"], keys["bodyFile"]) {
         case (_?, _?):
             reader.report("\(path) has both 'body' and 'bodyFile'; keep one.", at: node)
@@ -280,7 +290,7 @@ extension ScenarioFileParser {
         }
         guard reader.problems.count == problemsBefore else { return nil }
         return RouteOutcome(.response(NetworkResponse(status: status, headerFields: fields, body: body)), delay: delay, after: after,
-                            template: template)
+                            template: template, stream: stream)
     }
 
     /// The body (inline or its `bodyFile`) and every header value holding a `{{tag}}`, compiled; each problem is placed

@@ -396,6 +396,63 @@ public enum ScenarioSchema {
       "pattern": "^([0-9]{1,6}(\\.[0-9]{1,6})?(ms|s|m|h)){1,4}$",
       "description": "A number and a unit, repeated: 250ms, 2s, 1.5s, 15m, 1h30m; at most 4 parts of up to 6 digits."
     },
+    "streamOffset": {
+      "type": "string",
+      "pattern": "^\\+?([0-9]{1,6}(\\.[0-9]{1,6})?(ms|s|m|h)){1,4}$",
+      "description": "How long after the stream opens, on the session's clock: +200ms, 1.5s."
+    },
+    "stream": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "The body streamed chunk by chunk on the session's clock: server-sent events, or raw text, each at an offset from the moment the stream opens.",
+      "oneOf": [
+        { "required": ["events"] },
+        { "required": ["file"] }
+      ],
+      "properties": {
+        "events": {
+          "type": "array",
+          "items": { "$ref": "#/$defs/streamItem" },
+          "description": "In the order they arrive."
+        },
+        "file": {
+          "$ref": "#/$defs/fixturePath",
+          "description": "A .jsonl fixture (one event per line, with the keys of 'events') or an .sse transcript (each event's offset in a ': at +200ms' comment line)."
+        },
+        "end": {
+          "enum": ["close", "stall", "drop"],
+          "description": "After the last event: the server closes the stream (default), keeps it open and silent, or drops it with 'fault'."
+        },
+        "endAt": {
+          "$ref": "#/$defs/streamOffset",
+          "description": "When the end happens; default the last event's offset."
+        },
+        "fault": {
+          "$ref": "#/$defs/transportError",
+          "description": "With 'end: drop': the error the Model's read throws; default connectionReset."
+        }
+      }
+    },
+    "streamItem": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "A server-sent event (data, with event, id and retry) or a chunk of raw text sent exactly as written (a malformed event, a chunked body).",
+      "oneOf": [
+        { "required": ["data"], "not": { "required": ["text"] } },
+        { "required": ["text"], "not": { "anyOf": [ { "required": ["data"] }, { "required": ["event"] }, { "required": ["id"] }, { "required": ["retry"] } ] } }
+      ],
+      "properties": {
+        "at": {
+          "$ref": "#/$defs/streamOffset",
+          "description": "Default the previous event's offset."
+        },
+        "event": { "type": "string", "pattern": "^[^\\r\\n]*$" },
+        "id": { "type": ["string", "integer"] },
+        "data": { "description": "Text is sent as is; any other value as JSON." },
+        "retry": { "type": "integer", "minimum": 0 },
+        "text": { "type": "string" }
+      }
+    },
     "transportError": {
       "enum": [
         "timeout",
@@ -618,9 +675,10 @@ public enum ScenarioSchema {
       "type": "object",
       "additionalProperties": false,
       "not": {
-        "required": [
-          "body",
-          "bodyFile"
+        "anyOf": [
+          { "required": ["body", "bodyFile"] },
+          { "required": ["body", "stream"] },
+          { "required": ["bodyFile", "stream"] }
         ]
       },
       "properties": {
@@ -638,6 +696,9 @@ public enum ScenarioSchema {
         },
         "bodyFile": {
           "$ref": "#/$defs/fixturePath"
+        },
+        "stream": {
+          "$ref": "#/$defs/stream"
         },
         "template": {
           "type": "boolean",

@@ -1,0 +1,184 @@
+import Fakes
+import Foundation
+import Services
+import Yams
+
+/// A streamed response: `response.stream` with its events (or chunks of text) at offsets from the moment the stream
+/// opens, written inline or read from a fixture (`.jsonl`, one event per line; `.sse`, a transcript), and its end.
+extension ScenarioFileParser {
+    static let streamKeys = ["events", "file", "end", "endAt", "fault"]
+    static let streamItemKeys = ["at", "event", "id", "data", "retry", "text"]
+
+    /// How a stream ends, as a scenario writes it.
+    enum StreamEnd: String, CaseIterable {
+        case close, stall, drop
+    }
+
+    /// The script, and whether its chunks are server-sent events (which makes `text/event-stream` the default type).
+    mutating func parseStream(_ node: Node, at path: String) -> (script: StreamScript, events: Bool)? {
+        guard let keys = reader.mapping(node, at: path, allowed: Self.streamKeys) else { return nil }
+        let problemsBefore = reader.problems.count
+        var items: [(item: StreamScript.Item, event: Bool)] = []
+        switch (keys["events"], keys["file"]) {
+        case (_?, _?):
+            reader.report("\(path) has both 'events' and 'file'; keep one.", at: node)
+        case (let list?, nil):
+            for (index, item) in (reader.sequence(list, at: "\(path).events", of: "events") ?? []).enumerated() {
+                let previous = items.last?.item.offset ?? .zero
+                if let parsed = parseStreamItem(item, at: "\(path).events[\(index)]", after: previous) { items.append(parsed) }
+            }
+        case (nil, let fileNode?):
+            if let name = reader.string(fileNode, at: "\(path).file") { items = streamFixture(name, at: "\(path).file", node: fileNode) }
+        case (nil, nil):
+            reader.report("\(path) needs 'events' (a list of events at offsets) or 'file' (a .jsonl or .sse fixture).", at: node)
+        }
+        let end = keys["end"].flatMap { reader.choice($0, at: "\(path).end", of: StreamEnd.self) } ?? .close
+        var fault = TransportError.connectionReset
+        if let faultNode = keys["fault"] {
+            if end != .drop {
+                reader.report("\(path) has a 'fault' but ends with '\(end.rawValue)'; a fault is what a dropped stream throws, so add 'end: drop' or remove 'fault'.", at: faultNode)
+            }
+            fault = reader.choice(faultNode, at: "\(path).fault", of: TransportError.self) ?? fault
+        }
+        let last = items.last?.item.offset ?? .zero
+        var endOffset: Duration?
+        if let endNode = keys["endAt"], let offset = offset(endNode, at: "\(path).endAt") {
+            if offset < last {
+                reader.report("\(path).endAt is \(DurationText.format(offset)), before the last event's \(DurationText.format(last)); end the stream at or after its last event.", at: endNode)
+            }
+            endOffset = offset
+        }
+        guard reader.problems.count == problemsBefore else { return nil }
+        let scriptEnd: StreamScript.End = switch end {
+        case .close: .close
+        case .stall: .stall
+        case .drop: .drop(fault)
+        }
+        return (StreamScript(items: items.map(\.item), end: scriptEnd, endOffset: endOffset), items.contains { $0.event })
+    }
+
+    /// One event (`data`, `event`, `id`, `retry`) or chunk of raw `text`, due `at` an offset (the previous one's when
+    /// not written); true when it is an event.
+    private mutating func parseStreamItem(_ node: Node, at path: String, after previous: Duration) -> (item: StreamScript.Item, event: Bool)? {
+        guard let keys = reader.mapping(node, at: path, allowed: Self.streamItemKeys) else { return nil }
+        let problemsBefore = reader.problems.count
+        var at = previous
+        if let atNode = keys["at"], let offset = offset(atNode, at: "\(path).at") {
+            if offset < previous {
+                reader.report("\(path).at is \(DurationText.format(offset)), before the previous event's \(DurationText.format(previous)); list events in the order they arrive.", at: atNode)
+            }
+            at = offset
+        }
+        let fields = ["event", "id", "data", "retry"].filter { keys[$0] != nil }
+        if let textNode = keys["text"] {
+            if !fields.isEmpty {
+                reader.report("\(path) has 'text' and \(fields.map { "'\($0)'" }.joined(separator: ", ")); 'text' is a chunk sent exactly as written, so keep either it or the event's fields.", at: node)
+            }
+            guard let text = reader.text(textNode, at: "\(path).text"), reader.problems.count == problemsBefore else { return nil }
+            return (StreamScript.Item(offset: at, bytes: Data(text.utf8)), false)
+        }
+        guard let dataNode = keys["data"] else {
+            reader.report("\(path) needs 'data' (an event without data is never dispatched) or 'text' (a chunk sent as written).", at: node)
+            return nil
+        }
+        let data: String = if case .scalar = dataNode, let text = reader.text(dataNode, at: "\(path).data") {
+            text
+        } else {
+            String(decoding: reader.json(dataNode).jsonData, as: UTF8.self)
+        }
+        let event = keys["event"].flatMap { singleLine($0, at: "\(path).event") }
+        let id = keys["id"].flatMap { singleLine($0, at: "\(path).id") }
+        let retry = keys["retry"].flatMap { reader.int($0, at: "\(path).retry", in: 0...86_400_000) }
+        guard reader.problems.count == problemsBefore else { return nil }
+        return (StreamScript.Item(offset: at, event: SSEEvent(event: event, id: id, data: data, retry: retry)), true)
+    }
+
+    /// An offset from the stream's opening: `200ms`, `+1.5s`.
+    private mutating func offset(_ node: Node, at path: String) -> Duration? {
+        guard let text = node.scalar?.string, let duration = DurationText.parse(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
+            reader.report("\(path) must be an offset from the stream's opening such as '+200ms', '1.5s' or '2m', got \(reader.describe(node)).", at: node)
+            return nil
+        }
+        return duration
+    }
+
+    /// An event's type or id: text on one line, since a line break would end the field.
+    private mutating func singleLine(_ node: Node, at path: String) -> String? {
+        guard let text = reader.text(node, at: path) else { return nil }
+        guard !text.contains(where: \.isNewline) else {
+            reader.report("\(path) holds a line break, which would end the field; write it on one line.", at: node)
+            return nil
+        }
+        return text
+    }
+
+    /// The items of a stream fixture: `.jsonl` (one `{"at": …, "data": …}` per line) or `.sse` (a transcript whose
+    /// events carry their offsets in a `: at +200ms` comment). Problems are placed at the fixture's own lines.
+    private mutating func streamFixture(_ name: String, at path: String, node: Node) -> [(item: StreamScript.Item, event: Bool)] {
+        let kind = (name as NSString).pathExtension
+        guard kind == "jsonl" || kind == "sse" else {
+            reader.report("\(path) is '\(name)'; a stream's fixture is a .jsonl file (an event per line) or an .sse transcript.", at: node)
+            return []
+        }
+        guard let data = fixture(name, at: path, node: node) else { return [] }
+        let place = ((reader.file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+        guard let text = String(data: data, encoding: .utf8) else {
+            reader.report("\(path) '\(name)' is not UTF-8 text.", at: node)
+            return []
+        }
+        return kind == "jsonl" ? jsonLines(text, file: place) : transcript(text, file: place)
+    }
+
+    private mutating func jsonLines(_ text: String, file: String) -> [(item: StreamScript.Item, event: Bool)] {
+        var items: [(item: StreamScript.Item, event: Bool)] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            let outer = reader
+            reader = NodeReader(file: file)
+            let previous = items.last?.item.offset ?? .zero
+            if let node = try? Yams.compose(yaml: String(line)), line.trimmingCharacters(in: .whitespaces).hasPrefix("{") {
+                if let parsed = parseStreamItem(node, at: "event", after: previous) { items.append(parsed) }
+            } else {
+                reader.report("line \(index + 1) is not a JSON object; write one event per line, such as {\"at\": \"+200ms\", \"data\": \"Hel\"}.", line: 1, column: nil)
+            }
+            let found = reader.problems
+            reader = outer
+            for problem in found {
+                reader.report(problem.message, inFile: file, line: index + 1, column: problem.column)
+            }
+        }
+        return items
+    }
+
+    private mutating func transcript(_ text: String, file: String) -> [(item: StreamScript.Item, event: Bool)] {
+        var items: [(item: StreamScript.Item, event: Bool)] = []
+        var block: [Substring] = []
+        var offset = Duration.zero
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
+            if line.hasPrefix(": at ") {
+                let written = line.dropFirst(5).trimmingCharacters(in: .whitespaces)
+                if let parsed = DurationText.parse(written.hasPrefix("+") ? String(written.dropFirst()) : written) {
+                    if parsed < offset {
+                        reader.report("': at \(written)' is before the previous event's \(DurationText.format(offset)); list events in the order they arrive.", inFile: file, line: index + 1)
+                    }
+                    offset = parsed
+                } else {
+                    reader.report("': at \(written)' is not an offset such as '+200ms' or '1.5s'.", inFile: file, line: index + 1)
+                }
+                continue
+            }
+            if line.isEmpty {
+                guard !block.isEmpty else { continue }
+                items.append((StreamScript.Item(offset: offset, bytes: Data((block.joined(separator: "\n") + "\n\n").utf8)), true))
+                block = []
+            } else {
+                block.append(line)
+            }
+        }
+        if !block.isEmpty {
+            reader.report("the last event has no blank line after it, so a client would never dispatch it; end the file with an empty line (or write it as 'text' in the scenario to send it cut off).", inFile: file, line: lines.count)
+        }
+        return items
+    }
+}

@@ -1,0 +1,124 @@
+import Fakes
+import Foundation
+import HTTPTypes
+import ScenarioFormat
+import Services
+import Testing
+
+/// Issue 29, item 2: a route's response may be a stream, written inline or read from a fixture; every problem is
+/// placed at its file and line.
+@Suite struct StreamRouteTests {
+    func catalog(_ yaml: String, fixtures: [String: String] = [:]) throws -> (ScenarioCatalog, URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("scenariod-stream-\(UUID())")
+        let directory = root.appendingPathComponent("chat")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("scenario.yaml"))
+        for (name, text) in fixtures { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+        return (ScenarioCatalog.load(from: [root], models: ["FeedReader"]), directory)
+    }
+
+    func scenario(stream: String) -> String {
+        """
+        description: A streamed reply.
+        model: FeedReader
+        network:
+          routes:
+            - name: reply
+              request:
+                method: POST
+                url: https://assistant.example/reply
+              response:
+                delay: 100ms
+        \(stream.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n"))
+        """
+    }
+
+    func script(_ catalog: ScenarioCatalog) throws -> (StreamScript, RouteOutcome) {
+        let outcome = try #require(catalog.scenarios["chat"]?.routes.first?.outcomes.first, "\(catalog.problems)")
+        return (try #require(outcome.stream), outcome)
+    }
+
+    @Test func inlineEventsKeepTheirOffsetsFieldsAndEnd() throws {
+        let (catalog, _) = try catalog(scenario(stream: """
+        stream:
+          events:
+            - at: +200ms
+              data: Hel
+            - data: lo
+              event: token
+              id: 2
+            - at: 1s
+              data: {done: true}
+            - at: 1.5s
+              text: "data: cut off"
+          end: drop
+          fault: timeout
+          endAt: 2s
+        """))
+        let (script, outcome) = try script(catalog)
+        #expect(script.items.map(\.offset) == [.milliseconds(200), .milliseconds(200), .seconds(1), .milliseconds(1_500)])
+        #expect(script.items.map { String(decoding: $0.bytes, as: UTF8.self) } ==
+                ["data: Hel\n\n", "event: token\nid: 2\ndata: lo\n\n", "data: {\"done\":true}\n\n", "data: cut off"])
+        #expect(script.end == .drop(.timeout))
+        #expect(script.endOffset == .seconds(2))
+        #expect(outcome.delay == .milliseconds(100))
+        guard case .response(let response) = outcome.result else { Issue.record("not a response"); return }
+        #expect(response.head.headerFields[.contentType] == "text/event-stream")
+    }
+
+    @Test func aJSONLinesFixtureAndAnSSETranscriptReadAsTheSameStream() throws {
+        let lines = """
+        {"at": "+200ms", "data": "Hel"}
+        {"at": "+400ms", "event": "token", "data": "lo"}
+
+        """
+        let transcript = """
+        : at +200ms
+        data: Hel
+
+        : at +400ms
+        event: token
+        data: lo
+
+        """
+        let (fromLines, _) = try catalog(scenario(stream: "stream:\n  file: reply.jsonl"), fixtures: ["reply.jsonl": lines])
+        let (fromTranscript, _) = try catalog(scenario(stream: "stream:\n  file: reply.sse\n  end: stall"), fixtures: ["reply.sse": transcript])
+        let a = try script(fromLines).0, b = try script(fromTranscript).0
+        #expect(a.items == b.items)
+        #expect(a.items.count == 2)
+        #expect(b.end == .stall)
+    }
+
+    @Test func aBadLineInAFixtureIsPlacedAtThatLine() throws {
+        let lines = """
+        {"at": "+200ms", "data": "Hel"}
+        {"at": "+100ms", "data": "lo"}
+        not json
+        {"at": "+1s", "colour": "red", "data": "x"}
+        """
+        let (catalog, directory) = try catalog(scenario(stream: "stream:\n  file: reply.jsonl"), fixtures: ["reply.jsonl": lines])
+        let problems = try #require(catalog.problems["chat"])
+        let fixture = directory.appendingPathComponent("reply.jsonl").path
+        #expect(problems.map(\.file) == [fixture, fixture, fixture])
+        #expect(problems.map(\.line) == [2, 3, 4])
+        #expect(problems[0].message == "event.at is 100ms, before the previous event's 200ms; list events in the order they arrive.")
+        #expect(problems[1].message.hasPrefix("line 3 is not a JSON object"))
+        #expect(problems[2].message.contains("'colour'"))
+    }
+
+    @Test func aTranscriptWhoseLastEventIsNeverDispatchedIsRefused() throws {
+        let (catalog, directory) = try catalog(scenario(stream: "stream:\n  file: reply.sse"),
+                                               fixtures: ["reply.sse": ": at 1s\ndata: one\n\ndata: two"])
+        let problem = try #require(catalog.problems["chat"]?.first)
+        #expect(problem.file == directory.appendingPathComponent("reply.sse").path)
+        #expect(problem.line == 4)
+        #expect(problem.message.hasPrefix("the last event has no blank line after it"))
+    }
+
+    @Test func aStreamFixtureMustBeJSONLinesOrATranscript() throws {
+        let (catalog, _) = try catalog(scenario(stream: "stream:\n  file: reply.txt"), fixtures: ["reply.txt": "data: x\n\n"])
+        let problem = try #require(catalog.problems["chat"]?.first)
+        #expect(problem.message == "network.routes[0].response.stream.file is 'reply.txt'; a stream's fixture is a .jsonl file (an event per line) or an .sse transcript.")
+        #expect(problem.line == 12)
+    }
+}
