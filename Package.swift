@@ -50,6 +50,7 @@ let package = Package(
         // Models: application logic; they import Services and nothing else of ours.
         .target(name: "FeedReader", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "Ratings", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .target(name: "Assistant", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // Hooks into the Swift runtime so a session owns the tasks its Model starts (DESIGN §4); C, because it
         // replaces a runtime entry point by name and sets the runtime's hook variables.
         .target(name: "CTaskOwnership", linkerSettings: [.linkedLibrary("dispatch")]),
@@ -143,7 +144,7 @@ let package = Package(
             intent: .custom(verb: "package-daemon", description: "Build a daemon product and package it as a Debian package and an OCI image"),
             permissions: [.writeToPackageDirectory(reason: "The .deb and the OCI image archive are written to .build/package")])),
         // The shipped daemon: the two example Models, registered in main and nowhere else.
-        .executableTarget(name: "scenariod", dependencies: ["ScenarioDaemon", "FeedReader", "Ratings"]),
+        .executableTarget(name: "scenariod", dependencies: ["ScenarioDaemon", "FeedReader", "Ratings", "Assistant"]),
         // The client; `validate` asks a daemon executable (`--check`), which knows its own Models.
         .executableTarget(name: "scenarioctl", dependencies: [
             "ScenarioClient", "ControlAPI", "Services", "ScenarioExplore", "ScenarioImport",
@@ -172,13 +173,13 @@ let package = Package(
             "LiveServices", "Services", "FeedReader", .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        .testTarget(name: "ModelTests", dependencies: ["FeedReader", "Ratings", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .testTarget(name: "ModelTests", dependencies: ["FeedReader", "Ratings", "Assistant", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The malformed-scenario corpus is read from the source tree (#filePath), because SwiftPM resources
         // would follow the symlinks some cases are about.
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
         // The OpenAPI documents and WireMock mappings are read from the source tree (#filePath), as the malformed-scenario corpus is.
         .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "Services", "Fakes", .product(name: "Yams", package: "Yams")], exclude: ["OpenAPI", "WireMock"]),
-        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings", "TaskModels"]),
+        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TaskModels"]),
         // The daemon library as a team that owns main uses it: a Service in its own group.
         .testTarget(name: "ScenarioDaemonTests", dependencies: [
             "ScenarioDaemon", "FeedReader",
@@ -187,7 +188,7 @@ let package = Package(
         ]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
         .testTarget(name: "ExampleSuiteTests", dependencies: [
-            "ScenarioTesting", "ScenarioExplore", "ScenarioClient", "ControlAPI", "Services", "Fakes", "TaskModels", "FeedReader", "Ratings",
+            "ScenarioTesting", "ScenarioExplore", "ScenarioClient", "ControlAPI", "Services", "Fakes", "TaskModels", "FeedReader", "Ratings", "Assistant",
         ]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.
         .testTarget(
@@ -204,7 +205,7 @@ let package = Package(
         .executableTarget(
             name: "ScenarioBenchmarks",
             dependencies: [
-                "ScenarioHost", "ScenarioFormat", "ControlServer", "LiveServices", "Fakes", "Services", "FeedReader", "Ratings",
+                "ScenarioHost", "ScenarioFormat", "ControlServer", "LiveServices", "Fakes", "Services", "FeedReader", "Ratings", "Assistant",
                 "ScenarioTesting", "ScenarioClient", "ScenarioExplore",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

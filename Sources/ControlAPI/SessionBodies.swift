@@ -241,6 +241,8 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case stateChanged
     /// data: a journal entry (`NetworkExchange`, in the Services product).
     case requestJournaled
+    /// data: a ``StreamBody``: a stream delivered a chunk (its `lastChunk`) or ended (its `state`).
+    case streamChanged
     /// data: a ``ClockBody``.
     case clockMoved
     /// data: a ``ServiceStateBody``.

@@ -18,9 +18,9 @@ struct APIError: Error {
 
     init(_ error: HostError) {
         let status: HTTPResponse.Status = switch error.code {
-        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute: .notFound
+        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute, .unknownStream: .notFound
         case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong, .serviceIsLive,
-             .notRewindable, .notSavable, .modelEscaped: .conflict
+             .notRewindable, .notSavable, .modelEscaped, .streamFull: .conflict
         // A step past the session's history: the session exists, the request is well formed, the step is not there.
         case .invalidScenario, .invalidOverrides, .unknownStep: .unprocessableContent
         case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey, .invalidServiceState: .badRequest

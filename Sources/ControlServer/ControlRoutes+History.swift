@@ -52,6 +52,12 @@ extension HistoryBody.Step {
         case .removeRoute(let name): ("removeRoute", "remove route \(name)", ["route": .string(name)])
         case .setNetworkConditions(let conditions):
             ("setNetworkConditions", "network conditions \(conditions)", ["conditions": .string(conditions.description)])
+        case .pushToStream(let stream, let bytes):
+            ("pushToStream", "push \(bytes.count) byte\(bytes.count == 1 ? "" : "s") into stream \(stream)",
+             ["stream": .int(stream), "text": .string(String(decoding: bytes, as: UTF8.self))])
+        case .closeStream(let stream, let fault):
+            ("closeStream", fault.map { "drop stream \(stream) with \($0.rawValue)" } ?? "close stream \(stream)",
+             ["stream": .int(stream)].merging(fault.map { ["fault": .string($0.rawValue)] } ?? [:]) { $1 })
         case .clearJournal: ("clearJournal", "clear the journal", [:])
         case .reset: ("reset", "reset to the scenario's start", [:])
         }

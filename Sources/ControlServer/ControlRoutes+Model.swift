@@ -135,17 +135,23 @@ extension NetworkConditionsBody {
     }
 }
 
+extension TransportError {
+    /// The error a request body's `fault` field names; nil when the field is absent.
+    /// - Throws: ``APIError`` 400 `invalidRequest` for a name that is not a transport error.
+    init?(field name: String?) throws {
+        guard let name else { return nil }
+        guard let error = TransportError(rawValue: name) else {
+            throw APIError(.badRequest, "invalidRequest", "the field 'fault' is '\(name)', which is not a fault; give one of \(TransportError.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        self = error
+    }
+}
+
 extension NetworkConditions {
     /// The conditions a request body asks for.
     /// - Throws: ``APIError`` 400 `invalidRequest` for an unknown fault, a malformed delay, or offline with a fault.
     init(_ body: NetworkConditionsBody) throws {
-        var fault: TransportError?
-        if let name = body.fault {
-            guard let error = TransportError(rawValue: name) else {
-                throw APIError(.badRequest, "invalidRequest", "the field 'fault' is '\(name)', which is not a fault; give one of \(TransportError.allCases.map(\.rawValue).joined(separator: ", ")).")
-            }
-            fault = error
-        }
+        let fault = try TransportError(field: body.fault)
         if body.offline == true, fault != nil {
             throw APIError(.badRequest, "invalidRequest", "the body asks for offline and for fault '\(body.fault ?? "")'; offline is the fault offline, so give one.")
         }

@@ -22,6 +22,7 @@ struct ControlRoutes: Sendable {
         addKeyValueRoutes(to: endpoints)
         addServiceRoutes(to: endpoints)
         addJournalRoutes(to: endpoints)
+        addStreamRoutes(to: endpoints)
         return endpoints.makeRouter()
     }
 

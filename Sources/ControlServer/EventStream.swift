@@ -42,6 +42,8 @@ enum EventStream {
                     switch numbered.event {
                     case .stateChanged(let state): try await writer.write(frame(.stateChanged, id: id, json: state.jsonData))
                     case .requestJournaled(let exchange): try await writer.write(frame(.requestJournaled, id: id, exchange))
+                    case .streamChanged(let exchange):
+                        if let body = StreamBody(exchange) { try await writer.write(frame(.streamChanged, id: id, body)) }
                     case .clockMoved(let now): try await writer.write(frame(.clockMoved, id: id, ClockBody(now: now)))
                     case .serviceChanged(let service, let state):
                         try await writer.write(frame(.serviceChanged, id: id, ServiceStateBody(service: service, state: state)))

@@ -45,16 +45,19 @@ extension RoutedNetwork {
         guard let script = outcome.stream, case .response(let response) = outcome.result else {
             preconditionFailure("open(_:_:) takes a streamed response")
         }
-        let head = RouteOutcome(.response(NetworkResponse(head: response.head)), delay: outcome.delay)
-        let (result, delivered) = await journalAndDeliver(head, arrived)
-        _ = try result.get()
-        let openedAt = await clock.now()
-        var stream = OpenStream(exchange: delivered, script: script, openedAt: openedAt)
-        stream.exchange.stream = StreamTranscript(pending: 0, nextAt: nil)
+        // The stream opens when its head arrives; its entry is journaled with the head (and updated in place after).
+        let (seconds, attoseconds) = outcome.delay.components
+        let openedAt = arrived.time.addingTimeInterval(Double(seconds) + Double(attoseconds) * 1e-18)
+        var stream = OpenStream(exchange: arrived, script: script, openedAt: openedAt)
+        let events = response.head.headerFields[.contentType]?.lowercased().hasPrefix("text/event-stream") ?? false
+        stream.exchange.stream = StreamTranscript(kind: events ? .events : .chunks, pending: 0, nextAt: nil)
         stream.notePending()
+        let head = RouteOutcome(.response(NetworkResponse(head: response.head)), delay: outcome.delay)
+        let (result, delivered) = await journalAndDeliver(head, stream.exchange)
+        _ = try result.get()
+        stream.exchange = delivered
         let id = delivered.sequence
         streams[id] = stream
-        await journal(stream.exchange)
         return NetworkStream(head: response.head, source: FakeStreamSource(network: self, id: id))
     }
 

@@ -208,6 +208,25 @@ public struct ScenarioClient: Sendable {
         try await sendExpectingNoContent("POST", sessionPath(session, "/journal/clear"))
     }
 
+    // MARK: Streams
+
+    /// The streamed answers the Model is reading now, oldest first, each with how far it has got.
+    public func streams(session: String = defaultSession) async throws -> [StreamBody] {
+        try await (get(sessionPath(session, "/streams")) as StreamListBody).streams
+    }
+    /// Pushes an event (or, with `text`, raw bytes) into open stream `stream`, as if its server sent it now; returns
+    /// the Model's state once it has read it.
+    @discardableResult
+    public func pushToStream(_ stream: Int, _ push: PushToStreamRequest, session: String = defaultSession) async throws -> JSONValue {
+        try await send("POST", sessionPath(session, "/streams/\(stream)/push"), body: push)
+    }
+    /// Ends open stream `stream`: closed by its server, or (with `fault`) broken off; returns the Model's state once it
+    /// has seen the end.
+    @discardableResult
+    public func closeStream(_ stream: Int, fault: TransportError? = nil, session: String = defaultSession) async throws -> JSONValue {
+        try await send("POST", sessionPath(session, "/streams/\(stream)/close"), body: CloseStreamRequest(fault: fault?.rawValue))
+    }
+
     // MARK: Recording
 
     /// Saves what the `record` session recorded as a new scenario `name`, which sessions can use at once.

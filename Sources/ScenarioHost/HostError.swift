@@ -27,6 +27,8 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case tooManySubscribers
         case invalidOverrides
         case unknownRoute
+        case unknownStream
+        case streamFull
         case notRewindable
         case unknownStep
         case notSavable

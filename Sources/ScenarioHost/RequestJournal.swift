@@ -53,6 +53,16 @@ public struct RequestJournal: Sendable, Hashable, Codable {
         return true
     }
 
+    /// Replaces the entry of the stream `exchange` updates; false when there is none (dropped, cleared, or of the
+    /// session before a reset).
+    mutating func update(_ exchange: NetworkExchange) -> Bool {
+        guard let index = entries.lastIndex(where: {
+            $0.sequence == exchange.sequence && $0.stream != nil && $0.url == exchange.url && $0.time == exchange.time
+        }) else { return false }
+        entries[index] = exchange
+        return true
+    }
+
     mutating func clear() {
         entries.removeAll()
         dropped = 0

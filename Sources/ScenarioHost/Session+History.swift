@@ -101,6 +101,8 @@ extension Session {
         case .setRoute(_, _, let route): try await live().network.setRoute(route)
         case .removeRoute(let name): try await removeRouteNow(name)
         case .setNetworkConditions(let conditions): try await live().network.setConditions(conditions)
+        case .pushToStream(let stream, let bytes): try await pushNow(bytes, into: stream)
+        case .closeStream(let stream, let fault): try await closeNow(stream, fault: fault)
         case .clearJournal: journaling.clear()
         case .reset: try await restart()
         }

@@ -45,7 +45,10 @@ extension Session {
 
     nonisolated func record(_ exchange: NetworkExchange, of generation: Int) {
         switch journaling.record(exchange, of: generation) {
-        case .stale, .completed(false): return
+        case .stale, .completed(false), .streamed(false): return
+        case .streamed(true):
+            events.publish(.streamChanged(exchange: exchange))
+            return
         case .added: break
         case .completed(true):
             // A delayed answer delivered: it completed the pending entry logged when the request arrived.

@@ -8,6 +8,8 @@ public enum SessionEvent: Sendable, Hashable, Codable {
     case stateChanged(state: ModelState)
     /// The network fake saw a request.
     case requestJournaled(exchange: NetworkExchange)
+    /// A streamed answer delivered a chunk to the Model, or ended; `exchange` is its request's journal entry.
+    case streamChanged(exchange: NetworkExchange)
     /// The fake of a team's service `service` changed its state to `state` (sent once the Model has settled).
     case serviceChanged(service: String, state: JSONValue)
     /// The session's clock was advanced or set and now reads `now`; sent after the state changes the move caused.

@@ -26,6 +26,10 @@ public struct SessionHistory: Sendable {
         case setRoute(name: String, json: JSONValue, route: Route)
         case removeRoute(name: String)
         case setNetworkConditions(NetworkConditions)
+        /// Bytes a client pushed into an open stream (numbered by its request's journal sequence number).
+        case pushToStream(stream: Int, bytes: Data)
+        /// A client ended an open stream: closed, or dropped with a fault.
+        case closeStream(stream: Int, fault: TransportError?)
         case clearJournal
         case reset
     }

@@ -22,6 +22,8 @@ final class SessionJournal: Sendable {
         case completed(Bool)
         /// A new entry.
         case added
+        /// A stream delivered a chunk or ended, and its entry now says so (false: the entry was dropped or cleared).
+        case streamed(Bool)
     }
 
     private let state: Mutex<State>
@@ -86,6 +88,7 @@ final class SessionJournal: Sendable {
         state.withLock { state in
             guard generation == state.generation else { return .stale }
             if state.caused.last != exchange.sequence { state.caused.append(exchange.sequence) }
+            if exchange.stream?.hasProgressed == true { return .streamed(state.journal.update(exchange)) }
             if exchange.pending == false { return .completed(state.journal.complete(exchange)) }
             state.journal.record(exchange)
             return .added

@@ -7,6 +7,14 @@ import Synchronization
 /// Chunks are appended in place (the journal entry is updated at every chunk), so a stream of many events costs each
 /// event once, not the whole transcript again; copies taken earlier keep reading the chunks they had.
 public struct StreamTranscript: Sendable, Hashable, Codable {
+    /// What the chunks are.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Server-sent events, one per chunk.
+        case events
+        /// Chunks of any other body.
+        case chunks
+    }
+
     /// How the stream stands.
     public enum State: String, Sendable, Hashable, Codable, CaseIterable {
         /// Still delivering, or waiting for its next chunk.
@@ -21,6 +29,8 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
 
     /// How the stream stands.
     public var state: State
+    /// `events` for server-sent events (a `text/event-stream` head), `chunks` for any other streamed body.
+    public var kind: Kind
     /// For a dropped stream, the transport error the Model's read threw.
     public var fault: String?
     /// Scripted chunks not yet delivered.
@@ -32,13 +42,17 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     private var log: ChunkLog
 
     /// Creates the transcript of a stream just opened.
-    public init(pending: Int, nextAt: Date?) {
+    public init(kind: Kind, pending: Int, nextAt: Date?) {
         self.state = .open
+        self.kind = kind
         self.pending = pending
         self.nextAt = nextAt
         self.delivered = 0
         self.log = ChunkLog([])
     }
+
+    /// Whether the stream has delivered a chunk or ended: its journal entry exists already and is updated in place.
+    public var hasProgressed: Bool { delivered > 0 || state != .open }
 
     /// The chunks delivered, oldest first.
     public var chunks: [StreamChunk] { log.prefix(delivered) }
@@ -53,7 +67,7 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.state == rhs.state && lhs.fault == rhs.fault && lhs.pending == rhs.pending && lhs.nextAt == rhs.nextAt
+        lhs.state == rhs.state && lhs.kind == rhs.kind && lhs.fault == rhs.fault && lhs.pending == rhs.pending && lhs.nextAt == rhs.nextAt
             && lhs.delivered == rhs.delivered && (lhs.log === rhs.log || lhs.chunks == rhs.chunks)
     }
 
@@ -63,11 +77,12 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
         hasher.combine(chunks.last)
     }
 
-    private enum CodingKeys: String, CodingKey { case state, fault, pending, nextAt, delivered, chunks }
+    private enum CodingKeys: String, CodingKey { case state, kind, fault, pending, nextAt, delivered, chunks }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         state = try container.decode(State.self, forKey: .state)
+        kind = try container.decode(Kind.self, forKey: .kind)
         fault = try container.decodeIfPresent(String.self, forKey: .fault)
         pending = try container.decode(Int.self, forKey: .pending)
         nextAt = try container.decodeIfPresent(Date.self, forKey: .nextAt)
@@ -79,6 +94,7 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(state, forKey: .state)
+        try container.encode(kind, forKey: .kind)
         try container.encodeIfPresent(fault, forKey: .fault)
         try container.encode(pending, forKey: .pending)
         try container.encodeIfPresent(nextAt, forKey: .nextAt)

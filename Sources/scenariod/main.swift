@@ -1,6 +1,7 @@
 import FeedReader
 import Ratings
+import Assistant
 import ScenarioDaemon
 
-// scenariod is a daemon like any team's: its two example Models, registered here and nowhere else.
-await Daemon.main(name: "scenariod", version: "0.1.0", models: [FeedReader.self, Ratings.self])
+// scenariod is a daemon like any team's: its three example Models, registered here and nowhere else.
+await Daemon.main(name: "scenariod", version: "0.1.0", models: [FeedReader.self, Ratings.self, Assistant.self])

@@ -50,6 +50,32 @@ import Testing
         Drive(scenario: "ratings-expired-token", steps: [.action("fetchRating", [:])], expectation: "signed out with the server's message") {
             $0["user"] == nil && $0["error"] == "You were signed out: Your token expired at 2026-11-01T08:00:00Z; sign in again."
         },
+        Drive(scenario: "assistant-happy", steps: [.action("send", ["text": "Hi"]), .advance("1200ms")],
+              expectation: "the reply part-way at +1.2 s") {
+            $0["messages"]?.last == ["role": "assistant", "text": "Scenarios swap the ", "status": "streaming"] && $0["isReplying"] == true
+        },
+        Drive(scenario: "assistant-slow-tokens", steps: [.action("send", ["text": "Hi"]), .advance("6s")],
+              expectation: "two slow tokens after 6 s") {
+            $0["messages"]?.last == ["role": "assistant", "text": "Slow and ", "status": "streaming"]
+        },
+        Drive(scenario: "assistant-dropped", steps: [.action("send", ["text": "Hi"]), .advance("2s"), .action("retry", [:]), .advance("4s")],
+              expectation: "cut off, retried, complete") {
+            $0["messages"]?.count == 2 && $0["error"] == nil
+                && $0["messages"]?.last == ["role": "assistant", "text": "Scenarios swap the services, not the server.", "status": "complete"]
+        },
+        Drive(scenario: "assistant-offline", steps: [.action("send", ["text": "Hi"])], expectation: "offline, the reply failed") {
+            $0["error"] == "You are offline; the reply will be here once you retry."
+                && $0["messages"]?.last == ["role": "assistant", "text": "", "status": "failed"]
+        },
+        Drive(scenario: "assistant-error-event", steps: [.action("send", ["text": "Hi"]), .advance("2s")],
+              expectation: "the server's error event is shown") {
+            $0["error"] == "The assistant could not finish: The model is overloaded; try again in a minute."
+                && $0["messages"]?.last == ["role": "assistant", "text": "Let me ", "status": "failed"]
+        },
+        Drive(scenario: "assistant-stalled", steps: [.action("send", ["text": "Hi"]), .advance("1m")],
+              expectation: "the reply hangs after its first token") {
+            $0["messages"]?.last == ["role": "assistant", "text": "Thinking", "status": "streaming"] && $0["isReplying"] == true
+        },
     ]
 
     /// Shipped scenarios that reach the real network; tests never do, so Tests/system/test_live.py drives these

@@ -113,4 +113,10 @@ extension JSONValue {
         if case .array(let array) = self { return array.count }
         return nil
     }
+
+    /// The last element of an array.
+    var last: JSONValue? {
+        if case .array(let array) = self { return array.last }
+        return nil
+    }
 }

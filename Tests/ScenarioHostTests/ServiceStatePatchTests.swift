@@ -108,6 +108,7 @@ import Testing
             case .historyChanged: kinds.append("history")
             case .clockMoved: return kinds
             case .requestJournaled: kinds.append("request")
+            case .streamChanged: kinds.append("stream")
             case .modelEscaped(let escape): kinds.append("escaped:\(escape.kind)")
             }
         }

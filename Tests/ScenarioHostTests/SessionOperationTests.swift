@@ -123,6 +123,7 @@ import Testing
             switch numbered.event {
             case .stateChanged(let state): kinds.append("state:\(try state.decoded(as: FeedView.self).items.count)")
             case .requestJournaled(let exchange): kinds.append("request:\(exchange.sequence)")
+            case .streamChanged(let exchange): kinds.append("stream:\(exchange.sequence)")
             case .clockMoved(let now): kinds.append("clock:\(Int(now.timeIntervalSince(session.scenario.clock.start)))")
             case .serviceChanged(let service, _): kinds.append("service:\(service)")
             case .historyChanged(let newestStep): kinds.append("history:\(newestStep)")

@@ -1,3 +1,4 @@
+import Assistant
 import FeedReader
 import Foundation
 import Ratings
@@ -11,7 +12,7 @@ let shippedScenarios = URL(fileURLWithPath: #filePath)
     .appendingPathComponent("scenarios")
 
 /// The Models the shipped scenarios name: scenariod's two examples.
-let shippedModels = ModelRegistry([FeedReader.self, Ratings.self])
+let shippedModels = ModelRegistry([FeedReader.self, Ratings.self, Assistant.self])
 
 /// A host over the shipped scenarios with the shipped Models.
 func makeHost(journalCapacity: Int = RequestJournal.defaultCapacity, limits: HostLimits = .default) -> ScenarioHost {

@@ -1,0 +1,76 @@
+import Fakes
+public import Foundation
+import Logging
+public import Services
+
+// Streamed answers the Model is reading: seen, and steered by a test or presenter ("the server now sends this").
+extension Session {
+    /// The streams open now, oldest first: each one's request, with ``NetworkExchange/stream`` telling how far it got.
+    public func openStreams() async throws(HostError) -> [NetworkExchange] {
+        try await live().network.openStreams()
+    }
+
+    /// Pushes `bytes` (for server-sent events, one event in the wire format) into open stream `stream`, lets the
+    /// Model read it, and returns the settled state. The push is a step of the history, so a rewind replays it.
+    /// - Throws: ``HostError`` `.unknownStream` when no stream of that number is open; `.streamFull` when the Model
+    ///   has not read the pushes already waiting.
+    public func pushToStream(_ bytes: Data, stream: Int) async throws(HostError) -> ModelState {
+        try await steer(.pushToStream(stream: stream, bytes: bytes), "the push into stream \(stream)") { () async throws(HostError) in
+            try await pushNow(bytes, into: stream)
+        }
+    }
+
+    /// Ends open stream `stream`: the server closes it (`fault` nil) or it breaks off with `fault`; returns the
+    /// settled state once the Model has seen the end. A step of the history.
+    /// - Throws: ``HostError`` `.unknownStream` when no stream of that number is open.
+    public func closeStream(_ stream: Int, fault: TransportError? = nil) async throws(HostError) -> ModelState {
+        try await steer(.closeStream(stream: stream, fault: fault), "the end of stream \(stream)") { () async throws(HostError) in
+            try await closeNow(stream, fault: fault)
+        }
+    }
+
+    /// Makes `change` with `make`, then settles, publishes the state and keeps the change as a step.
+    private func steer(_ change: SessionHistory.Change, _ what: String,
+                       _ make: () async throws(HostError) -> Void) async throws(HostError) -> ModelState {
+        await takeTurn()
+        defer { endTurn() }
+        try await make()
+        // The Model reads what was pushed (or sees the end) before the state is taken.
+        try await live().clock.settle()
+        let state = try await publishStateIfChanged()
+        let escaped = reportEscapes(during: what)
+        await remember(change)
+        try failOnEscapes(escaped, during: what)
+        return state
+    }
+
+    func pushNow(_ bytes: Data, into stream: Int) async throws(HostError) {
+        let network = try live().network
+        do {
+            try await network.push(bytes, into: stream)
+        } catch {
+            throw try await steeringError(error, stream)
+        }
+        logger.info("\(bytes.count) bytes pushed into stream \(stream)")
+    }
+
+    func closeNow(_ stream: Int, fault: TransportError?) async throws(HostError) {
+        let network = try live().network
+        do {
+            try await network.close(stream, with: fault.map { .drop($0) } ?? .close)
+        } catch {
+            throw try await steeringError(error, stream)
+        }
+        logger.info("stream \(stream) \(fault.map { "dropped with \($0.rawValue)" } ?? "closed")")
+    }
+
+    private func steeringError(_ error: RoutedNetwork.StreamSteeringError, _ stream: Int) async throws(HostError) -> HostError {
+        switch error {
+        case .notOpen:
+            let open = try await openStreams().map { String($0.sequence) }
+            return HostError(.unknownStream, "session '\(id)' has no open stream \(stream); streams are numbered by their request's journal sequence, and the open ones are \(open.isEmpty ? "none" : open.joined(separator: ", ")) (GET /v1/sessions/\(id)/streams).")
+        case .full:
+            return HostError(.streamFull, "stream \(stream) of session '\(id)' already holds \(RoutedNetwork.pushLimit) pushed chunks the Model has not read; move the clock or act so the Model reads them, then push more.")
+        }
+    }
+}
