@@ -80,6 +80,17 @@ import Yams
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/offline-1", status: 204),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"agreement-record","id":"rec1"}"#, status: 201),
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"agreement-recorded"}"#, status: 201),
+        // A reply that stalls after its first event: open, listed, pushed into, then closed with a fault.
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"assistant-stalled","id":"as1"}"#, status: 201),
+        Call(operationId: "performAction", method: "POST", path: "/v1/sessions/as1/actions/send", body: #"{"text":"Hi"}"#, status: 200),
+        Call(operationId: "advanceClock", method: "POST", path: "/v1/sessions/as1/clock/advance", body: #"{"by":"1s"}"#, status: 200),
+        Call(operationId: "listStreams", method: "GET", path: "/v1/sessions/as1/streams", status: 200),
+        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/1/push",
+             body: #"{"event":"token","id":"2","data":"{\"text\":\" hard\"}"}"#, status: 200),
+        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/1/push", body: #"{"text":": a comment\n\n"}"#, status: 200),
+        Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/as1/journal", status: 200),
+        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/1/close", body: #"{"fault":"timeout"}"#, status: 200),
+        Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/as1/journal", status: 200),
     ]
 
     /// A recording scenario on the system clock whose requests go to a loopback port nothing listens on
@@ -146,6 +157,12 @@ import Yams
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"agreement-recorded"}"#, status: 409, code: "scenarioExists"),
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"../escape"}"#, status: 400, code: "invalidScenarioName"),
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/1/push", body: #"{"data":"x"}"#, status: 404, code: "unknownStream"),
+        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/1/push", body: #"{"data":"x","text":"y"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/1/push", body: #"{"event":"token"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/one/push", body: #"{"data":"x"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/1/close", body: #"{"fault":"gremlins"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/1/close", status: 404, code: "unknownStream"),
     ]
 
     /// A scenario of fixtured's Greeter, whose profile service has a nested object, optional members, a map and a list.
@@ -242,7 +259,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals + Self.serviceCalls).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 40)
+        #expect(documented.count == 43)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {
