@@ -1,3 +1,4 @@
+import Assistant
 import FeedReader
 import Foundation
 import Ratings
@@ -12,7 +13,7 @@ enum BenchmarkInputs {
         .appendingPathComponent("scenarios")
 
     /// The Models the shipped scenarios name.
-    static let models = ModelRegistry([FeedReader.self, Ratings.self])
+    static let models = ModelRegistry([FeedReader.self, Ratings.self, Assistant.self])
 
     /// The origin nginx serves the feed fixture on, e.g. `http://127.0.0.1:8080`, from `SCENARIOD_BENCH_NGINX`.
     static func nginxOrigin() throws -> String {

@@ -10,6 +10,7 @@ let benchmarks: @Sendable () -> Void = {
     controlRequestBenchmarks()
     exploreBenchmarks()
     exploreEngineBenchmark()
+    streamBenchmarks()
 }
 
 extension Benchmark.Configuration {

@@ -19,6 +19,9 @@ NAMES = {
     "explore_loop": "explore baseline: the same 200 steps as a hand-written loop",
     "explore_engine": "explore floor: the same 200 steps on the engine, no API, one at a time",
     "explore_engine_parallel": "explore floor: the same 200 steps on the engine, no API, two at a time",
+    "stream_burst": "stream: 1,000 SSE events due at once, to the Assistant",
+    "stream_timed": "stream: 1,000 SSE events at offsets, to the Assistant on one clock move",
+    "stream_baseline": "stream baseline: the same 1,000 events through an AsyncStream",
 }
 
 

@@ -26,6 +26,8 @@ public struct StreamBody: Codable, Sendable, Hashable {
     /// `events` for server-sent events (a `text/event-stream` answer), else `chunks`.
     public var kind: StreamTranscript.Kind
     /// When the request arrived, on the session's clock.
+    public var requestedAt: Date
+    /// When its head arrived and it opened: the request's time plus the answer's delay.
     public var openedAt: Date
     /// Chunks (events) the Model has read.
     public var delivered: Int
@@ -49,7 +51,8 @@ public struct StreamBody: Codable, Sendable, Hashable {
         url = exchange.url
         status = exchange.status
         kind = transcript.kind
-        openedAt = exchange.time
+        requestedAt = exchange.time
+        openedAt = transcript.openedAt
         delivered = transcript.delivered
         pending = transcript.pending
         nextAt = transcript.nextAt

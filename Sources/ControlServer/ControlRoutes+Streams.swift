@@ -11,18 +11,27 @@ extension ControlRoutes {
             JSONResponse.make(StreamListBody(streams: try await session(context).openStreams().compactMap(StreamBody.init)))
         }
         router.post("/v1/sessions/:session/streams/:stream/push") { request, context in
-            let body = try await JSONBody.decode(PushToStreamRequest.self, from: request, fields: ["data", "event", "id", "retry", "text"],
-                                                 required: [], emptyMeans: nil)
-            let bytes = try Self.bytes(of: body)
-            let session = try await session(context)
-            return JSONResponse.make(json: try await session.pushToStream(bytes, stream: try streamNumber(context)).jsonData)
+            try await push(request, context)
         }
         router.post("/v1/sessions/:session/streams/:stream/close") { request, context in
             let body = try await JSONBody.decode(CloseStreamRequest.self, from: request, fields: ["fault"], required: [])
             let fault = try TransportError(field: body.fault)
+            let number = try streamNumber(context)
             let session = try await session(context)
-            return JSONResponse.make(json: try await session.closeStream(try streamNumber(context), fault: fault).jsonData)
+            let state = try await session.closeStream(number, fault: fault)
+            return JSONResponse.make(json: state.jsonData)
         }
+    }
+
+    private func push(_ request: Request, _ context: ControlRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(PushToStreamRequest.self, from: request, fields: ["data", "event", "id", "retry", "text"],
+                                             required: [], emptyMeans: nil)
+        let number = try streamNumber(context)
+        let session = try await session(context)
+        // The bytes are made in the call: made before the awaits above, Swift 6.3.1's optimizer crashes (signal 11,
+        // splitting this coroutine) in a release build.
+        let state = try await session.pushToStream(try Self.bytes(of: body), stream: number)
+        return JSONResponse.make(json: state.jsonData)
     }
 
     private func streamNumber(_ context: ControlRequestContext) throws -> Int {
@@ -35,8 +44,11 @@ extension ControlRoutes {
 
     /// The bytes a push sends: an event in the wire format, or `text` as written.
     private static func bytes(of body: PushToStreamRequest) throws -> Data {
-        let fields = [body.data.map { _ in "data" }, body.event.map { _ in "event" }, body.id.map { _ in "id" },
-                      body.retry.map { _ in "retry" }].compactMap { $0 }
+        var fields: [String] = []
+        if body.data != nil { fields.append("data") }
+        if body.event != nil { fields.append("event") }
+        if body.id != nil { fields.append("id") }
+        if body.retry != nil { fields.append("retry") }
         if let text = body.text {
             guard fields.isEmpty else {
                 throw APIError(.badRequest, "invalidRequest", "the push has 'text' and \(fields.map { "'\($0)'" }.joined(separator: ", ")); 'text' is sent exactly as written, so send either it or an event's fields.")
@@ -46,8 +58,8 @@ extension ControlRoutes {
         guard let data = body.data else {
             throw APIError(.badRequest, "invalidRequest", "the push needs 'data' (an event, with 'event', 'id' and 'retry' if wanted) or 'text' (sent exactly as written).")
         }
-        for (name, value) in [("event", body.event), ("id", body.id)] where value?.contains(where: \.isNewline) == true {
-            throw APIError(.badRequest, "invalidRequest", "the push's '\(name)' holds a line break, which would end the field; send it on one line.")
+        if body.event?.contains(where: \.isNewline) == true || body.id?.contains(where: \.isNewline) == true {
+            throw APIError(.badRequest, "invalidRequest", "the push's 'event' or 'id' holds a line break, which would end the field; send it on one line.")
         }
         if let retry = body.retry, retry < 0 {
             throw APIError(.badRequest, "invalidRequest", "the push's 'retry' is \(retry); a reconnection time is 0 or more milliseconds.")

@@ -50,7 +50,7 @@ extension RoutedNetwork {
         let openedAt = arrived.time.addingTimeInterval(Double(seconds) + Double(attoseconds) * 1e-18)
         var stream = OpenStream(exchange: arrived, script: script, openedAt: openedAt)
         let events = response.head.headerFields[.contentType]?.lowercased().hasPrefix("text/event-stream") ?? false
-        stream.exchange.stream = StreamTranscript(kind: events ? .events : .chunks, pending: 0, nextAt: nil)
+        stream.exchange.stream = StreamTranscript(kind: events ? .events : .chunks, openedAt: openedAt, pending: 0, nextAt: nil)
         stream.notePending()
         let head = RouteOutcome(.response(NetworkResponse(head: response.head)), delay: outcome.delay)
         let (result, delivered) = await journalAndDeliver(head, stream.exchange)

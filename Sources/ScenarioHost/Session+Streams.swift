@@ -15,26 +15,24 @@ extension Session {
     /// - Throws: ``HostError`` `.unknownStream` when no stream of that number is open; `.streamFull` when the Model
     ///   has not read the pushes already waiting.
     public func pushToStream(_ bytes: Data, stream: Int) async throws(HostError) -> ModelState {
-        try await steer(.pushToStream(stream: stream, bytes: bytes), "the push into stream \(stream)") { () async throws(HostError) in
-            try await pushNow(bytes, into: stream)
-        }
+        await takeTurn()
+        defer { endTurn() }
+        try await pushNow(bytes, into: stream)
+        return try await settleSteered(.pushToStream(stream: stream, bytes: bytes), "the push into stream \(stream)")
     }
 
     /// Ends open stream `stream`: the server closes it (`fault` nil) or it breaks off with `fault`; returns the
     /// settled state once the Model has seen the end. A step of the history.
     /// - Throws: ``HostError`` `.unknownStream` when no stream of that number is open.
     public func closeStream(_ stream: Int, fault: TransportError? = nil) async throws(HostError) -> ModelState {
-        try await steer(.closeStream(stream: stream, fault: fault), "the end of stream \(stream)") { () async throws(HostError) in
-            try await closeNow(stream, fault: fault)
-        }
-    }
-
-    /// Makes `change` with `make`, then settles, publishes the state and keeps the change as a step.
-    private func steer(_ change: SessionHistory.Change, _ what: String,
-                       _ make: () async throws(HostError) -> Void) async throws(HostError) -> ModelState {
         await takeTurn()
         defer { endTurn() }
-        try await make()
+        try await closeNow(stream, fault: fault)
+        return try await settleSteered(.closeStream(stream: stream, fault: fault), "the end of stream \(stream)")
+    }
+
+    /// After a push or a close, holding the turn: lets the Model read it, publishes the state and keeps the step.
+    private func settleSteered(_ change: SessionHistory.Change, _ what: String) async throws(HostError) -> ModelState {
         // The Model reads what was pushed (or sees the end) before the state is taken.
         try await live().clock.settle()
         let state = try await publishStateIfChanged()

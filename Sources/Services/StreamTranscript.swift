@@ -29,6 +29,8 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
 
     /// How the stream stands.
     public var state: State
+    /// When its head arrived and it opened, on the session's clock (its request's time plus the answer's delay).
+    public var openedAt: Date
     /// `events` for server-sent events (a `text/event-stream` head), `chunks` for any other streamed body.
     public var kind: Kind
     /// For a dropped stream, the transport error the Model's read threw.
@@ -42,8 +44,9 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     private var log: ChunkLog
 
     /// Creates the transcript of a stream just opened.
-    public init(kind: Kind, pending: Int, nextAt: Date?) {
+    public init(kind: Kind, openedAt: Date, pending: Int, nextAt: Date?) {
         self.state = .open
+        self.openedAt = openedAt
         self.kind = kind
         self.pending = pending
         self.nextAt = nextAt
@@ -67,7 +70,7 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.state == rhs.state && lhs.kind == rhs.kind && lhs.fault == rhs.fault && lhs.pending == rhs.pending && lhs.nextAt == rhs.nextAt
+        lhs.state == rhs.state && lhs.openedAt == rhs.openedAt && lhs.kind == rhs.kind && lhs.fault == rhs.fault && lhs.pending == rhs.pending && lhs.nextAt == rhs.nextAt
             && lhs.delivered == rhs.delivered && (lhs.log === rhs.log || lhs.chunks == rhs.chunks)
     }
 
@@ -77,11 +80,12 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
         hasher.combine(chunks.last)
     }
 
-    private enum CodingKeys: String, CodingKey { case state, kind, fault, pending, nextAt, delivered, chunks }
+    private enum CodingKeys: String, CodingKey { case state, openedAt, kind, fault, pending, nextAt, delivered, chunks }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         state = try container.decode(State.self, forKey: .state)
+        openedAt = try container.decode(Date.self, forKey: .openedAt)
         kind = try container.decode(Kind.self, forKey: .kind)
         fault = try container.decodeIfPresent(String.self, forKey: .fault)
         pending = try container.decode(Int.self, forKey: .pending)
@@ -94,6 +98,7 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(state, forKey: .state)
+        try container.encode(openedAt, forKey: .openedAt)
         try container.encode(kind, forKey: .kind)
         try container.encodeIfPresent(fault, forKey: .fault)
         try container.encode(pending, forKey: .pending)
