@@ -19,13 +19,15 @@ public actor RoutedNetwork: NetworkService {
     /// The session's executor, as the clock's: what the network does is the session's work.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { scope.executor.asUnownedSerialExecutor() }
     let journal: @Sendable (NetworkExchange) async -> Void
-    private let upstream: (any NetworkService)?
+    let upstream: (any NetworkService)?
     private let unmatchedGoesUpstream: Bool
     private var hits: [Int]
     private let sequence: JournalSequence
-    private var conditions = NetworkConditions.normal
+    private(set) var conditions = NetworkConditions.normal
     /// The streamed answers still open, by their exchange's sequence number (RoutedNetwork+Streams.swift).
     var streams: [Int: OpenStream] = [:]
+    /// The live streams still open, each with its journal entry (RoutedNetwork+LiveStreams.swift).
+    var liveStreams: [Int: NetworkExchange] = [:]
 
     /// The most near misses an unmatched request's journal entry lists.
     public static let nearMissLimit = 3
@@ -123,9 +125,7 @@ public actor RoutedNetwork: NetworkService {
         guard !Task.isCancelled, !scope.isClosed else { throw .cancelled }
         switch await match(request) {
         case .passThrough(let exchange):
-            // Live answers are read whole for now, so the journal and recordings see one body.
-            let response = try await passThrough(request, exchange).get()
-            return NetworkStream(head: response.head, chunks: response.body.isEmpty ? [] : [response.body])
+            return try await openLive(request, exchange)
         case .outcome(let outcome, let exchange) where outcome.stream != nil:
             return try await open(outcome, exchange)
         case .outcome(let outcome, let exchange):
@@ -228,7 +228,7 @@ public actor RoutedNetwork: NetworkService {
     }
 
     /// Sends `request` to the live network and journals the answer once it is in.
-    private func passThrough(_ request: NetworkRequest, _ arrived: NetworkExchange) async -> Result<NetworkResponse, TransportError> {
+    func passThrough(_ request: NetworkRequest, _ arrived: NetworkExchange) async -> Result<NetworkResponse, TransportError> {
         var exchange = arrived
         if conditions.delay > .zero {
             exchange.condition = conditions.description

@@ -50,6 +50,24 @@ public final class LiveNetwork: NetworkService {
     }
 
     public func send(_ request: NetworkRequest) async throws(TransportError) -> NetworkResponse {
+        let response = try await execute(request)
+        do {
+            let body = try await response.body.collect(upTo: configuration.maximumBodySize)
+            return NetworkResponse(head: Self.head(of: response), body: Data(buffer: body))
+        } catch {
+            throw failure(error, of: request)
+        }
+    }
+
+    /// The head at once, then the body as the server sends it: each chunk read from the connection when the
+    /// consumer asks for it, so a consumer that stops reading holds the connection back rather than fill memory.
+    public func stream(_ request: NetworkRequest) async throws(TransportError) -> NetworkStream {
+        let response = try await execute(request)
+        return NetworkStream(head: Self.head(of: response), source: LiveBody(response.body, request: request, network: self))
+    }
+
+    /// Sends `request` and returns the response once its head is in.
+    private func execute(_ request: NetworkRequest) async throws(TransportError) -> HTTPClientResponse {
         guard !Task.isCancelled else { throw .cancelled }
         let (url, authority) = forwarded(request.url)
         var outgoing = HTTPClientRequest(url: url)
@@ -61,19 +79,26 @@ public final class LiveNetwork: NetworkService {
         if let authority, !outgoing.headers.contains(name: "Host") { outgoing.headers.add(name: "Host", value: authority) }
         if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
         do {
-            let response = try await client.execute(outgoing, deadline: .distantFuture, logger: logger)
-            let body = try await response.body.collect(upTo: configuration.maximumBodySize)
-            var fields = HTTPFields()
-            for (name, value) in response.headers {
-                if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
-            }
-            return NetworkResponse(status: Int(response.status.code), headerFields: fields, body: Data(buffer: body))
+            return try await client.execute(outgoing, deadline: .distantFuture, logger: logger)
         } catch {
-            let transportError = Task.isCancelled ? .cancelled : TransportError(error)
-            logger.notice("\(request.head.method.rawValue) \(request.url) failed: \(transportError.rawValue): \(TransportError.cause(of: error))",
-                          metadata: ["http_url": "\(request.url)", "transport_error": "\(transportError.rawValue)"])
-            throw transportError
+            throw failure(error, of: request)
         }
+    }
+
+    private static func head(of response: HTTPClientResponse) -> HTTPResponse {
+        var fields = HTTPFields()
+        for (name, value) in response.headers {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        return HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields)
+    }
+
+    /// The transport error `error` is for the Model, logged with the request's URL and the underlying cause.
+    fileprivate func failure(_ error: any Error, of request: NetworkRequest) -> TransportError {
+        let transportError = Task.isCancelled ? .cancelled : TransportError(error)
+        logger.notice("\(request.head.method.rawValue) \(request.url) failed: \(transportError.rawValue): \(TransportError.cause(of: error))",
+                      metadata: ["http_url": "\(request.url)", "transport_error": "\(transportError.rawValue)"])
+        return transportError
     }
 
     /// The URL to connect to, and the original authority (`host[:port]`) to send as `Host` when
@@ -93,4 +118,36 @@ public final class LiveNetwork: NetworkService {
         }
         return (url, nil)
     }
+}
+
+/// A live response's body, read from the connection one chunk per ask. An actor, because the client's iterator is
+/// not Sendable; dropping it (the consumer let go) cancels the response's connection.
+private actor LiveBody: NetworkStreamSource {
+    private var chunks: HTTPClientResponse.Body.AsyncIterator?
+    private let request: NetworkRequest
+    private let network: LiveNetwork
+
+    init(_ body: HTTPClientResponse.Body, request: NetworkRequest, network: LiveNetwork) {
+        self.chunks = body.makeAsyncIterator()
+        self.request = request
+        self.network = network
+    }
+
+    func next() async throws(TransportError) -> Data? {
+        guard var iterator = chunks else { return nil }
+        do {
+            let buffer = try await iterator.next(isolation: self)
+            chunks = buffer == nil ? nil : iterator
+            return buffer.map { Data(buffer: $0) }
+        } catch {
+            chunks = nil
+            throw network.failure(error, of: request)
+        }
+    }
+
+    nonisolated func consumerLeft() {
+        Task { await self.close() }
+    }
+
+    private func close() { chunks = nil }
 }

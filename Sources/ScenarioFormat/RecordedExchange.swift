@@ -1,3 +1,4 @@
+public import Fakes
 public import Services
 
 /// One request a recording session sent to the live network, and what came back.
@@ -8,11 +9,15 @@ public struct RecordedExchange: Sendable {
     public var request: NetworkRequest
     /// The response, or the transport error the request got instead.
     public var result: Result<NetworkResponse, TransportError>
+    /// For a streamed answer: its chunks with their offsets from the head, as they arrived, and how it ended (a
+    /// stream still open when the recording was saved ends with `stall`). The response's body is then empty.
+    public var stream: StreamScript?
 
     /// Creates a recorded exchange.
-    public init(sequence: Int, request: NetworkRequest, result: Result<NetworkResponse, TransportError>) {
+    public init(sequence: Int, request: NetworkRequest, result: Result<NetworkResponse, TransportError>, stream: StreamScript? = nil) {
         self.sequence = sequence
         self.request = request
         self.result = result
+        self.stream = stream
     }
 }

@@ -174,11 +174,12 @@ public struct RecordedScenario: Sendable {
         var headers: [(String, String)]
         var body: Data
         var fault: TransportError?
+        var stream: StreamScript?
         var sequence: Int
         var path: String
 
         static func == (left: Answer, right: Answer) -> Bool {
-            left.status == right.status && left.fault == right.fault && left.body == right.body
+            left.status == right.status && left.fault == right.fault && left.body == right.body && left.stream == right.stream
                 && left.headers.map { "\($0.0): \($0.1)" } == right.headers.map { "\($0.0): \($0.1)" }
         }
     }
@@ -186,7 +187,7 @@ public struct RecordedScenario: Sendable {
     private func answer(_ exchange: RecordedExchange, redact: [String]?) -> Answer {
         switch exchange.result {
         case .failure(let error):
-            return Answer(status: nil, headers: [], body: Data(), fault: error, sequence: exchange.sequence, path: "")
+            return Answer(status: nil, headers: [], body: Data(), fault: error, stream: nil, sequence: exchange.sequence, path: "")
         case .success(let response):
             var headers: [(String, String)] = []
             for field in response.head.headerFields where !Self.connectionHeaders.contains(field.name.canonicalName) {
@@ -199,7 +200,14 @@ public struct RecordedScenario: Sendable {
             }
             let path = URLComponents(string: exchange.request.url)?.path ?? ""
             let body = redact.map { Self.redactingSecrets(in: response.body, pointers: $0) } ?? response.body
-            return Answer(status: response.head.status.code, headers: headers, body: body, fault: nil,
+            var stream = exchange.stream
+            if let redact, var script = stream {
+                for index in script.items.indices {
+                    script.items[index].bytes = Self.redactingSecrets(inEvents: script.items[index].bytes, pointers: redact)
+                }
+                stream = script
+            }
+            return Answer(status: response.head.status.code, headers: headers, body: body, fault: nil, stream: stream,
                           sequence: exchange.sequence, path: path)
         }
     }
@@ -223,6 +231,21 @@ public struct RecordedScenario: Sendable {
             return "\(parts[0])=\(Self.redacted.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "redacted")"
         }
         return changed ? Data(pairs.joined(separator: "&").utf8) : body
+    }
+
+    /// A chunk of server-sent events with the credentials in each `data:` line that is JSON replaced, as in a body.
+    static func redactingSecrets(inEvents chunk: Data, pointers: [String]) -> Data {
+        let text = String(decoding: chunk, as: UTF8.self)
+        var changed = false
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.hasPrefix("data:") else { return String(line) }
+            let value = line.dropFirst(5).drop { $0 == " " }
+            let redacted = redactingSecrets(in: Data(value.utf8), pointers: pointers)
+            guard redacted != Data(value.utf8) else { return String(line) }
+            changed = true
+            return "data: " + String(decoding: redacted, as: UTF8.self)
+        }
+        return changed ? Data(lines.joined(separator: "\n").utf8) : chunk
     }
 
     /// For a read (GET or HEAD) whose answer changed during the recording: each distinct answer with the write
@@ -275,10 +298,33 @@ public struct RecordedScenario: Sendable {
         if !answer.headers.isEmpty {
             pairs.append(("headers", .mapping(.init(answer.headers.map { (Node.scenarioText($0.0), Node.scenarioText($0.1)) }))))
         }
-        if !answer.body.isEmpty {
+        if let stream = answer.stream {
+            pairs.append(("stream", streamNode(stream, answer)))
+        } else if !answer.body.isEmpty {
             let file = fixtureName(answer)
             files[file] = answer.body
             pairs.append(("bodyFile", Node.scenarioText(file)))
+        }
+        return .mapping(.init(pairs))
+    }
+
+    /// A recorded stream as a `.jsonl` fixture of raw chunks at their offsets (so a replay sends the same bytes at
+    /// the same instants), with its end.
+    private mutating func streamNode(_ stream: StreamScript, _ answer: Answer) -> Node {
+        let file = (fixtureName(answer) as NSString).deletingPathExtension + ".jsonl"
+        files[file] = Data(stream.items.map { item in
+            let line = JSONValue.object(["at": .string("+" + DurationText.format(item.offset)),
+                                         "text": .string(String(decoding: item.bytes, as: UTF8.self))])
+            return String(decoding: line.jsonData, as: UTF8.self) + "\n"
+        }.joined().utf8)
+        var pairs: [(Node, Node)] = [("file", Node.scenarioText(file))]
+        switch stream.end {
+        case .close: break
+        case .stall: pairs.append(("end", .init("stall")))
+        case .drop(let fault): pairs += [("end", .init("drop")), ("fault", .init(fault.rawValue))]
+        }
+        if stream.endOffset > (stream.items.last?.offset ?? .zero) {
+            pairs.append(("endAt", Node.scenarioText("+" + DurationText.format(stream.endOffset))))
         }
         return .mapping(.init(pairs))
     }

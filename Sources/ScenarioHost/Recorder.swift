@@ -1,3 +1,5 @@
+import Fakes
+import Foundation
 import ScenarioFormat
 import Services
 
@@ -22,11 +24,71 @@ actor Recorder: NetworkService {
         let number = sequence
         let result: Result<NetworkResponse, TransportError>
         do { result = .success(try await live.send(request)) } catch { result = .failure(error) }
+        keep(RecordedExchange(sequence: number, request: request, result: result))
+        return try result.get()
+    }
+
+    /// Relays the live stream and records each chunk at its offset from the head, measured in real time, so a
+    /// replay on the virtual clock delivers it as it arrived.
+    func stream(_ request: NetworkRequest) async throws(TransportError) -> NetworkStream {
+        sequence += 1
+        let number = sequence
+        let stream: NetworkStream
+        do {
+            stream = try await live.stream(request)
+        } catch {
+            keep(RecordedExchange(sequence: number, request: request, result: .failure(error)))
+            throw error
+        }
+        // Open until it ends: a stream still open when the recording is saved replays as one that stalls there.
+        keep(RecordedExchange(sequence: number, request: request, result: .success(NetworkResponse(head: stream.head)),
+                              stream: StreamScript(items: [], end: .stall)))
+        let source = RecordingStream(recorder: self, sequence: number, upstream: stream.body.source, openedAt: .now)
+        return NetworkStream(head: stream.head, source: source)
+    }
+
+    fileprivate func note(_ sequence: Int, chunk: Data, at offset: Duration) {
+        guard let index = exchanges.lastIndex(where: { $0.sequence == sequence }) else { return }
+        exchanges[index].stream?.items.append(StreamScript.Item(offset: offset, bytes: chunk))
+    }
+
+    fileprivate func note(_ sequence: Int, end: StreamScript.End, at offset: Duration) {
+        guard let index = exchanges.lastIndex(where: { $0.sequence == sequence }), let items = exchanges[index].stream?.items else { return }
+        exchanges[index].stream = StreamScript(items: items, end: end, endOffset: offset)
+    }
+
+    private func keep(_ exchange: RecordedExchange) {
         if exchanges.count < Self.capacity {
-            exchanges.append(RecordedExchange(sequence: number, request: request, result: result))
+            exchanges.append(exchange)
         } else {
             overflowed += 1
         }
-        return try result.get()
     }
+}
+
+/// A live stream passed through a recording: each chunk and the end noted with its offset from the head.
+private struct RecordingStream: NetworkStreamSource {
+    let recorder: Recorder
+    let sequence: Int
+    let upstream: any NetworkStreamSource
+    let openedAt: ContinuousClock.Instant
+
+    func next() async throws(TransportError) -> Data? {
+        do {
+            let chunk = try await upstream.next()
+            let offset = ContinuousClock.now - openedAt
+            if let chunk {
+                await recorder.note(sequence, chunk: chunk, at: offset)
+            } else {
+                await recorder.note(sequence, end: .close, at: offset)
+            }
+            return chunk
+        } catch {
+            // A consumer that gave up is not the server's doing: the recording keeps the stream open there.
+            if error != .cancelled { await recorder.note(sequence, end: .drop(error), at: ContinuousClock.now - openedAt) }
+            throw error
+        }
+    }
+
+    func consumerLeft() { upstream.consumerLeft() }
 }

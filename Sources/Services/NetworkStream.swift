@@ -32,7 +32,9 @@ public struct NetworkStream: Sendable {
     public struct Body: AsyncSequence, Sendable {
         public typealias Element = Data
         public typealias Failure = TransportError
-        let source: any NetworkStreamSource
+        /// Where the chunks come from: a service that relays a stream (a recorder, the network fake's live routes)
+        /// reads it directly.
+        public let source: any NetworkStreamSource
 
         /// Creates a body read from `source`.
         public init(source: some NetworkStreamSource) {

@@ -1,4 +1,5 @@
-"""A real HTTP server on 127.0.0.1 that plays the FeedReader feed and the bus-ratings API, for live tests.
+"""A real HTTP server on 127.0.0.1 that plays the FeedReader feed, the bus-ratings API and the Assistant's streamed
+replies (server-sent events, written one at a time with real pauses), for live tests.
 
 It keeps state (a rating changes once one is submitted), so recordings have cause and effect to keep, and it
 records every request it got, so tests can prove what did and did not reach the network.
@@ -12,6 +13,14 @@ from urllib.parse import parse_qs, urlsplit
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 FEED = (REPOSITORY / "scenarios/first-launch/fixtures/feed.json").read_bytes()
+# The Assistant's reply as the server streams it: each event written alone, PAUSE seconds after the last.
+REPLY_EVENTS = [
+    b'event: token\nid: 1\ndata: {"text":"Hel"}\n\n',
+    b'event: token\nid: 2\ndata: {"text":"lo"}\n\n',
+    b'event: token\nid: 3\ndata: {"access_token":"sk-live-secret","text":"!"}\n\n',
+    b"event: done\nid: 4\ndata: {}\n\n",
+]
+PAUSE = 0.15
 
 
 class LoopbackServer:
@@ -78,6 +87,19 @@ class LoopbackServer:
                         server.tokens[token] = credentials.get("user")
                     return self._send(201, json.dumps({"token": token}).encode(),
                                       extra=[("Set-Cookie", "sid=cookie-secret; HttpOnly")])
+                if self.path == "/v1/replies":
+                    # Server-sent events over a close-delimited body: no length, each event flushed, then a pause.
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Cache-Control", "no-cache")
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    self.close_connection = True
+                    for event in REPLY_EVENTS:
+                        time.sleep(PAUSE)
+                        self.wfile.write(event)
+                        self.wfile.flush()
+                    return
                 if self.path == "/v1/ratings":
                     if server._user(self) is None:
                         return self._send(401, json.dumps({"message": "Sign in first."}).encode())

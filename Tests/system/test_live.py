@@ -182,6 +182,46 @@ def test_a_recorded_ratings_session_keeps_cause_and_effect_and_redacts_secrets(l
     assert drive(daemon, daemon.session("ratings-secrets", "replay-secrets"), actions) == recorded
 
 
+def test_a_recorded_stream_replays_the_same_bytes_at_the_same_offsets(loopback, daemon_with):
+    """Issue 29, item 4: an SSE reply recorded from a real server replays byte for byte on the virtual clock."""
+    from loopback import PAUSE, REPLY_EVENTS
+    daemon = daemon_with({"assistant-record": record(loopback.origin, "Assistant", "https://assistant.example")})
+    recording = daemon.session("assistant-record", "rec")
+    # A live stream's reads count as work under way, so the action returns once the server has ended the stream.
+    daemon.act(recording, "send", text="Hi")
+    recorded = daemon.state(recording)
+    assert recorded["messages"][-1] == {"role": "assistant", "text": "Hello!", "status": "complete"}, recorded
+    entry = daemon.journal(recording)[0]
+    assert entry["live"] is True and entry["stream"]["state"] in ("closed", "cancelled"), entry
+    live_chunks = [chunk["text"] for chunk in entry["stream"]["chunks"]]
+    assert "".join(live_chunks).encode() == b"".join(REPLY_EVENTS), live_chunks
+
+    kept = daemon.call("POST", f"/v1/sessions/{recording}/recording", json={"name": "assistant-kept", "keepSecrets": True},
+                       expect=201).json()
+    redacted = daemon.call("POST", f"/v1/sessions/{recording}/recording", json={"name": "assistant-recorded"}, expect=201).json()
+    fixtures = list((saved_path(kept) / "fixtures").glob("*.jsonl"))
+    assert len(fixtures) == 1, fixtures
+    lines = [json.loads(line) for line in fixtures[0].read_text().splitlines()]
+    # Each chunk at its offset from the head: the server's pauses, to within scheduling noise (never earlier).
+    offsets = [float(line["at"].removeprefix("+").removesuffix("ms")) / 1000 if line["at"].endswith("ms")
+               else float(line["at"].removeprefix("+").removesuffix("s")) for line in lines]
+    assert offsets == sorted(offsets) and offsets[-1] >= PAUSE * (len(REPLY_EVENTS) - 1), offsets
+    assert "sk-live-secret" not in "".join(path.read_text() for path in saved_path(redacted).rglob("*") if path.is_file())
+    assert "sk-live-secret" in fixtures[0].read_text()
+
+    for name in ("assistant-kept", "assistant-recorded"):
+        replay = daemon.session(name, f"replay-{name}")
+        daemon.act(replay, "send", text="Hi")
+        daemon.call("POST", f"/v1/sessions/{replay}/clock/advance", json={"by": "10s"}, expect=200)
+        assert daemon.state(replay) == recorded, name
+        chunks = [chunk["text"] for chunk in daemon.journal(replay)[0]["stream"]["chunks"]]
+        if name == "assistant-kept":
+            assert chunks == live_chunks, "the replay sends the recorded bytes, chunk for chunk"
+        else:
+            assert len(chunks) == len(live_chunks) and "sk-live-secret" not in "".join(chunks)
+    assert "matched no route" not in daemon.log()
+
+
 def test_a_real_miss_in_a_mixed_scenario_still_warns(loopback, daemon_with):
     daemon = daemon_with({"feed-mixed": f"""
 description: Fake, but one route goes to the live network (forwarded to the loopback server).

@@ -328,6 +328,14 @@ async function sessionPage(id) {
   const now = el("span", { class: "now", id: "now" }, session.now);
   const stateTree = el("ul", { class: "tree", id: "state" });
   const journalBody = el("tbody", {});
+  const noStreams = el("li", { class: "muted", id: "no-streams" }, "No open streams.");
+  const streamsList = el("ul", { class: "streams", id: "streams" }, noStreams);
+  // Each open stream's entry by its number, kept across refreshes so a push being typed keeps its text and focus.
+  const streamItems = new Map();
+  // The last stream seen to end (streamChanged), shown under the open ones until a rewind or reset, and its line.
+  let endedStream = null, endedLine = null;
+  // Answers of GET …/streams may come back out of order: only one asked for later than the last shown is shown.
+  let streamsAsked = 0, streamsShown = 0;
   const historyList = el("ol", { class: "history", id: "history" });
   const keyValues = el("div", { id: "kv" });
   const saveName = el("input", { type: "text", id: "save-name", placeholder: "new-scenario-name", "aria-label": "Name of the new scenario", pattern: "[A-Za-z0-9][A-Za-z0-9._\\-]{0,63}" });
@@ -428,6 +436,8 @@ async function sessionPage(id) {
     el("div", { class: "grid" },
       el("div", {},
         el("section", { class: "panel", "aria-labelledby": "state-title" }, el("h2", { id: "state-title" }, "State"), stateTree),
+        // For a presenter too (not a developer's panel): the rest of a stalled reply is pushed from here.
+        el("section", { class: "panel", "aria-labelledby": "streams-title", id: "streams-panel" }, el("h2", { id: "streams-title" }, "Streams"), streamsList),
         el("section", { class: "panel developer", "aria-labelledby": "journal-title" }, el("h2", { id: "journal-title" }, "Journal"),
           el("table", { id: "journal" }, el("thead", {}, el("tr", {}, ["#", "Time", "Request", "Route", "Answer"].map((t) => el("th", {}, t)))), journalBody))),
       el("div", {},
@@ -608,6 +618,90 @@ async function sessionPage(id) {
     body.entries.forEach(showEntry);
   }
 
+  /** The open streams as the API lists them, and the last one that ended; a stream that ended leaves the list. */
+  async function refreshStreams() {
+    const asked = ++streamsAsked;
+    const answer = await load(() => api("GET", `${base}/streams`));
+    if (!answer || asked <= streamsShown) return;
+    streamsShown = asked;
+    showStreams(answer.streams);
+  }
+
+  function showStreams(open) {
+    const numbers = new Set(open.map((stream) => stream.stream));
+    for (const [number, item] of streamItems) {
+      if (!numbers.has(number)) { item.node.remove(); streamItems.delete(number); }
+    }
+    // One open again after a rewind is open, not ended.
+    if (endedStream && numbers.has(endedStream.stream)) endedStream = null;
+    const items = open.map((stream) => {
+      const item = streamItems.get(stream.stream) || streamItem(stream);
+      streamItems.set(stream.stream, item);
+      item.show(stream);
+      return item.node;
+    });
+    if (!endedStream) endedLine = null;
+    else if (!endedLine || endedLine.stream !== endedStream) {
+      const stream = endedStream;
+      endedLine = { stream, node: el("li", { class: "muted", "data-ended": stream.stream },
+        `Stream ${stream.stream}${stream.route ? ` (${stream.route})` : ""} ended: ${stream.state}`, stream.fault ? ` (${stream.fault})` : "",
+        `, after ${stream.delivered} delivered`, stream.lastChunk ? `, the last read at ${stream.lastChunk.time}` : "") };
+    }
+    // Entries are updated in place, never rebuilt, so a push being typed keeps its text; the list is put together
+    // again only when an entry came or went, and then the field that had the focus gets it back.
+    const wanted = [...items, open.length ? null : noStreams, endedLine ? endedLine.node : null].filter(Boolean);
+    if (wanted.length !== streamsList.children.length || wanted.some((node, index) => streamsList.children[index] !== node)) {
+      const focused = document.activeElement && streamsList.contains(document.activeElement) ? document.activeElement : null;
+      streamsList.replaceChildren(...wanted);
+      if (focused && focused.isConnected) focused.focus();
+    }
+  }
+
+  /** An open stream's entry: what it is, how far the Model has read it, its last chunk, and a presenter's controls. */
+  function streamItem(first) {
+    const number = first.stream;
+    const what = el("div", { class: "row" });
+    const progress = el("div", { class: "row", "data-field": "progress" });
+    const last = el("pre", { class: "mono chunk", "data-field": "last-chunk" });
+    const lastTitle = el("div", { class: "muted", "data-field": "last-chunk-title" });
+    const eventName = el("input", { type: "text", name: "event", size: "8", placeholder: "event", "aria-label": `Event name to push into stream ${number} (optional)` });
+    const data = el("input", { type: "text", name: "data", placeholder: "data", "aria-label": `Data to push into stream ${number}` });
+    let kind = first.kind;
+    const end = (body) => attempt(() => api("POST", `${base}/streams/${number}/close`, body));
+    const form = el("form", { class: "row", "data-push": number, onsubmit: async (event) => {
+      event.preventDefault();
+      // A server-sent event (data, with an event name if given), or for any other streamed body the text as typed.
+      const body = kind === "events" ? { data: data.value, ...(eventName.value.trim() ? { event: eventName.value.trim() } : {}) } : { text: data.value };
+      // What was pushed is in the stream now: clear its field (the entry may have been redrawn around it meanwhile).
+      if (await attempt(() => api("POST", `${base}/streams/${number}/push`, body))) data.value = "";
+    } },
+    eventName, data,
+    el("button", { type: "submit", class: "primary" }, "Send"),
+    el("button", { type: "button", "data-close": number, onclick: () => end({}) }, "Close"),
+    el("button", { type: "button", "data-drop": number, title: "Break the stream off with connectionReset", onclick: () => end({ fault: "connectionReset" }) }, "Drop"));
+    const node = el("li", { class: "stream", "data-stream": number }, what, progress, lastTitle, last, form);
+    function show(stream) {
+      kind = stream.kind;
+      // Only a server-sent event has an event name; any other streamed body takes the text as it is.
+      eventName.hidden = kind !== "events";
+      data.placeholder = kind === "events" ? "data" : "text";
+      what.replaceChildren(
+        el("strong", { class: "mono", "data-field": "route" }, stream.route || "no route"),
+        el("span", { class: "mono", "data-field": "request" }, `${stream.method} ${stream.url}`),
+        el("span", { class: "badge", "data-field": "kind" }, stream.kind),
+        el("span", { class: "muted" }, `stream ${stream.stream}${stream.status !== undefined ? `, status ${stream.status}` : ""}, opened ${stream.openedAt}`));
+      progress.replaceChildren(
+        el("span", { "data-field": "counts" }, `delivered ${stream.delivered}, pending ${stream.pending}`),
+        el("span", { class: "muted", "data-field": "next" }, stream.nextAt ? `next due at ${stream.nextAt}` : "nothing scripted is due"));
+      lastTitle.textContent = stream.lastChunk ? `Last chunk, read at ${stream.lastChunk.time}${stream.lastChunk.pushed ? " (pushed)" : ""}:` : "No chunk read yet.";
+      last.textContent = stream.lastChunk ? shorten(stream.lastChunk.text.replace(/\n+$/, ""), 240) : "";
+      last.hidden = !stream.lastChunk;
+    }
+    return { node, show };
+  }
+
+  const shorten = (text, length) => text.length > length ? `${text.slice(0, length - 1)}…` : text;
+
   async function refreshConditions() {
     const answer = await load(() => api("GET", `${base}/network/conditions`));
     if (answer) showConditions(answer);
@@ -678,7 +772,7 @@ async function sessionPage(id) {
     const [current, clock] = await Promise.all([load(() => api("GET", `${base}/state`)), load(() => api("GET", `${base}/clock`))]);
     if (current !== undefined) showState(current);
     if (clock) showNow(clock.now);
-    await Promise.all([refreshJournal(), refreshHistory(), refreshKeyValues(), refreshConditions()]);
+    await Promise.all([refreshJournal(), refreshHistory(), refreshKeyValues(), refreshConditions(), refreshStreams()]);
   }
 
   // MARK: Live
@@ -693,7 +787,13 @@ async function sessionPage(id) {
   const events = eventStream(`${base}/events`, {
     stateChanged: (event) => showState(JSON.parse(event.data)),
     requestJournaled: (event) => showEntry(JSON.parse(event.data)),
-    clockMoved: (event) => showNow(JSON.parse(event.data).now),
+    clockMoved: (event) => { showNow(JSON.parse(event.data).now); refreshStreams(); },
+    // A stream delivered a chunk or ended: the one that ended is kept to show, the list is read again.
+    streamChanged: (event) => {
+      const stream = JSON.parse(event.data);
+      if (stream.state !== "open") endedStream = stream;
+      refreshStreams();
+    },
     // Work the session could not see or order: what is shown next is not the scenario's alone, so say so and stay.
     modelEscaped: (event) => {
       const escape = JSON.parse(event.data);
@@ -707,8 +807,10 @@ async function sessionPage(id) {
       const history = await refreshHistory();
       const kind = history && history.steps.length ? history.steps[history.steps.length - 1].kind : "";
       if (newest < newestStep || kind === "reset" || kind === "clearJournal") await refreshJournal();
+      // A rewind or reset rebuilt the session: a stream that ended before may never have been.
+      if (newest < newestStep || kind === "reset") endedStream = null;
       newestStep = newest;
-      await Promise.all([refreshKeyValues(), refreshConditions()]);
+      await Promise.all([refreshKeyValues(), refreshConditions(), refreshStreams()]);
     },
     // Missed events no longer kept (or a daemon that restarted): read everything again.
     gap: () => refreshAll(),

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Services
+
+/// Live streams: a live route's (or a live or record scenario's) streamed answer, relayed chunk by chunk from the
+/// live network and journaled as it goes, each chunk with the instant it reached the Model.
+extension RoutedNetwork {
+    /// Opens `request`'s stream on the live network and relays it.
+    func openLive(_ request: NetworkRequest, _ arrived: NetworkExchange) async throws(TransportError) -> NetworkStream {
+        var exchange = arrived
+        exchange.live = true
+        if conditions.delay > .zero {
+            exchange.condition = conditions.description
+            do { try await clock.sleep(for: conditions.delay) } catch { throw .cancelled }
+        }
+        let upstream: NetworkStream
+        do throws(TransportError) {
+            guard let network = self.upstream else { throw .offline }
+            // Counted as work under way, as a live answer is: the session settles once the head is in.
+            let open = { () async throws(TransportError) -> NetworkStream in try await network.stream(request) }
+            upstream = try await scope.executor.waitingOutside(open)
+        } catch {
+            exchange.fault = error.rawValue
+            await journal(exchange)
+            throw error
+        }
+        exchange.status = upstream.head.status.code
+        let events = upstream.head.headerFields[.contentType]?.lowercased().hasPrefix("text/event-stream") ?? false
+        exchange.stream = StreamTranscript(kind: events ? .events : .chunks, openedAt: await clock.now(), pending: 0, nextAt: nil)
+        liveStreams[exchange.sequence] = exchange
+        await journal(exchange)
+        return NetworkStream(head: upstream.head, source: LiveStreamRelay(network: self, id: exchange.sequence, upstream: upstream.body.source))
+    }
+
+    /// The next chunk of live stream `id` from `upstream`, journaled. The wait counts as work under way, so the
+    /// session is settled only when the Model waits for nothing the live server still owes it.
+    func relayNext(_ id: Int, from upstream: any NetworkStreamSource) async throws(TransportError) -> Data? {
+        let chunk: Data?
+        do {
+            let next = { () async throws(TransportError) -> Data? in try await upstream.next() }
+            chunk = try await scope.executor.waitingOutside(next)
+        } catch {
+            await endLive(id, how: error == .cancelled ? .cancelled : .dropped, fault: error == .cancelled ? nil : error)
+            throw error
+        }
+        guard let chunk else {
+            await endLive(id, how: .closed)
+            return nil
+        }
+        if liveStreams[id] != nil {
+            let now = await clock.now()
+            liveStreams[id]!.stream?.append(StreamChunk(time: now, text: String(decoding: chunk, as: UTF8.self)))
+            await journal(liveStreams[id]!)
+        }
+        return chunk
+    }
+
+    /// Removes live stream `id` and journals how it ended.
+    func endLive(_ id: Int, how state: StreamTranscript.State, fault: TransportError? = nil) async {
+        guard var exchange = liveStreams.removeValue(forKey: id) else { return }
+        exchange.stream?.state = state
+        exchange.stream?.fault = fault?.rawValue
+        await journal(exchange)
+    }
+}
+
+/// A live stream as the Model reads it: each chunk through the network fake, which journals it.
+private struct LiveStreamRelay: NetworkStreamSource {
+    let network: RoutedNetwork
+    let id: Int
+    let upstream: any NetworkStreamSource
+
+    func next() async throws(TransportError) -> Data? {
+        try await network.relayNext(id, from: upstream)
+    }
+
+    func consumerLeft() {
+        upstream.consumerLeft()
+        let network = network, id = id
+        Task { await network.endLive(id, how: .cancelled) }
+    }
+}

@@ -1,0 +1,145 @@
+"""An open stream's progress in the dashboard (issue 29, item 3), in a real headless Chromium: `assistant-stalled`'s
+reply starts ("Thinking") and hangs with its stream open; the session page's Streams panel lists it (route, request,
+kind, "delivered N, pending M", when the next chunk is due, the last chunk read), and a presenter pushes the rest of
+the reply from the panel's form and ends the stream with Close or Drop. What the server sent is shown as text, never
+as markup. On the dashboard before this change every test here fails at its first wait (there is no #streams)."""
+import json
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from bridge import Bridge, banner_text, chrome, shoot, state_text, wait
+from daemon import Daemon
+
+
+@pytest.fixture
+def streams(tmp_path):
+    """A daemon on the shipped scenarios, its bridge and a browser: (daemon, bridge, browser)."""
+    daemon = Daemon(tmp_path / "daemon", {}).start()
+    bridge = browser = None
+    try:
+        bridge = Bridge(daemon.socket, tmp_path / "bridge.log")
+        browser = chrome()
+        yield daemon, bridge, browser
+        print("bridge:", bridge.output(), "daemon:", daemon.log()[-3000:])
+    finally:
+        if browser:
+            browser.quit()
+        if bridge:
+            bridge.stop()
+        daemon.stop()
+
+
+def stalled_reply(daemon, session):
+    """A session of assistant-stalled whose reply has read its first event and hangs: its one open stream."""
+    daemon.session("assistant-stalled", session)
+    daemon.act(session, "send", text="Hi")
+    daemon.call("POST", f"/v1/sessions/{session}/clock/advance", expect=200, json={"by": "1s"})
+    open_streams = daemon.call("GET", f"/v1/sessions/{session}/streams", expect=200).json()["streams"]
+    assert len(open_streams) == 1 and open_streams[0]["delivered"] == 1 and open_streams[0]["state"] == "open", open_streams
+    assert "Thinking" in open_streams[0]["lastChunk"]["text"], open_streams
+    return open_streams[0]
+
+
+def panel(browser):
+    """The Streams panel as shown: each open stream's fields by name, and the panel's whole text."""
+    return browser.execute_script("""
+        const list = document.getElementById('streams');
+        if (!list) return null;
+        const field = (item, name) => { const e = item.querySelector(`[data-field="${name}"]`); return e && !e.hidden ? e.textContent : null; };
+        return {
+            open: [...list.querySelectorAll(':scope > li[data-stream]')].map((item) => ({
+                stream: Number(item.dataset.stream), route: field(item, 'route'), request: field(item, 'request'),
+                kind: field(item, 'kind'), counts: field(item, 'counts'), next: field(item, 'next'),
+                lastTitle: field(item, 'last-chunk-title'), last: field(item, 'last-chunk'),
+                markup: item.querySelectorAll('[data-field="last-chunk"] *').length})),
+            text: list.innerText,
+        };""")
+
+
+def open_stream(browser, number):
+    shown = panel(browser)
+    return next((item for item in shown["open"] if item["stream"] == number), None) if shown else None
+
+
+def last_message(daemon, session):
+    return daemon.state(session)["messages"][-1]
+
+
+def push(browser, number, data, event=None):
+    item = browser.find_element(By.CSS_SELECTOR, f'#streams li[data-stream="{number}"]')
+    if event is not None:
+        name = item.find_element(By.NAME, "event")
+        name.clear()
+        name.send_keys(event)
+    item.find_element(By.NAME, "data").send_keys(data)
+    item.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+
+
+def test_a_presenter_sees_a_stalled_reply_pushes_the_rest_and_closes_it(streams):
+    daemon, bridge, browser = streams
+    stream = stalled_reply(daemon, "stalled")
+    number = stream["stream"]
+    browser.get(bridge.page("stalled"))
+    wait(browser, lambda: (open_stream(browser, number) or {}).get("counts") == "delivered 1, pending 0", "the open stream in the panel")
+    shown = open_stream(browser, number)
+    assert shown["route"] == "reply", shown
+    assert shown["request"] == "POST https://assistant.example/v1/replies", shown
+    assert shown["kind"] == "events", shown
+    assert "Thinking" in shown["last"] and "event: token" in shown["last"], shown
+    assert stream["lastChunk"]["time"] in shown["lastTitle"], shown
+    # The script has nothing more to send: no next instant is due.
+    assert ("nextAt" not in stream and shown["next"] == "nothing scripted is due") or stream.get("nextAt", "-") in shown["next"], (stream, shown)
+    assert '"Thinking"' in state_text(browser)
+    shoot(browser, "streams-01-stalled")
+
+    # "The server now sends this": the rest of the reply, pushed from the panel's form.
+    push(browser, number, '{"text":" hard"}', event="token")
+    wait(browser, lambda: last_message(daemon, "stalled")["text"] == "Thinking hard", "the Model to read the pushed token")
+    wait(browser, lambda: '"Thinking hard"' in state_text(browser), "the pushed token in the page's state")
+    wait(browser, lambda: (open_stream(browser, number) or {}).get("counts") == "delivered 2, pending 0", "the panel to count the pushed chunk")
+    shown = open_stream(browser, number)
+    assert '{"text":" hard"}' in shown["last"] and "event: token" in shown["last"] and "(pushed)" in shown["lastTitle"], shown
+    # What was sent left the field; the event name stays for the next push.
+    item = browser.find_element(By.CSS_SELECTOR, f'#streams li[data-stream="{number}"]')
+    assert item.find_element(By.NAME, "data").get_attribute("value") == ""
+    assert item.find_element(By.NAME, "event").get_attribute("value") == "token"
+    assert banner_text(browser) == ""
+    shoot(browser, "streams-02-pushed")
+
+    browser.find_element(By.CSS_SELECTOR, f'#streams li[data-stream="{number}"] button[data-close="{number}"]').click()
+    wait(browser, lambda: panel(browser)["open"] == [], "the closed stream to leave the panel")
+    text = panel(browser)["text"]
+    assert "No open streams." in text and f"Stream {number} (reply) ended: closed" in text, text
+    assert daemon.call("GET", "/v1/sessions/stalled/streams", expect=200).json()["streams"] == []
+    assert last_message(daemon, "stalled")["text"] == "Thinking hard"
+    shoot(browser, "streams-03-closed")
+    errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == [], errors
+
+
+def test_a_pushed_chunk_shows_as_text_and_drop_breaks_the_stream_off(streams):
+    daemon, bridge, browser = streams
+    number = stalled_reply(daemon, "dropped")["stream"]
+    browser.get(bridge.page("dropped"))
+    wait(browser, lambda: open_stream(browser, number) is not None, "the open stream in the panel")
+
+    # Markup in what the server sent is text on the page: no element is made of it.
+    push(browser, number, json.dumps({"text": " <b>bold</b><img src=x onerror=\"document.title='pwned'\">"}), event="token")
+    wait(browser, lambda: "<b>bold</b>" in ((open_stream(browser, number) or {}).get("last") or ""), "the pushed chunk as text")
+    shown = open_stream(browser, number)
+    assert shown["markup"] == 0 and browser.title != "pwned", shown
+    assert last_message(daemon, "dropped")["text"].startswith("Thinking <b>bold</b>")
+
+    # An empty data field is still an event: with no event name the Model sees a `message` event and ignores it.
+    browser.find_element(By.CSS_SELECTOR, f'#streams li[data-stream="{number}"] button[data-drop="{number}"]').click()
+    wait(browser, lambda: panel(browser)["open"] == [], "the dropped stream to leave the panel")
+    text = panel(browser)["text"]
+    assert f"Stream {number} (reply) ended: dropped (connectionReset)" in text, text
+    wait(browser, lambda: (daemon.state("dropped").get("error") or "").startswith("The reply was cut off:"), "the Model to see the drop")
+    shoot(browser, "streams-04-dropped")
+
+    # A refusal from the stream's operations is shown in the banner, as every API error is: closing it again.
+    browser.execute_script("""
+        const headers = { 'Content-Type': 'application/json' };""")  # (nothing to click: the panel offers no ended stream's controls)
+    assert banner_text(browser) == ""
