@@ -99,14 +99,18 @@ public struct RouteOutcome: Sendable {
     /// For a response: its body streamed chunk by chunk on the session's clock, or nil for a body sent whole.
     /// ``RoutedNetwork/send(_:)`` answers a streamed route with the whole body once the stream has ended.
     public var stream: StreamScript?
+    /// For a WebSocket route: the server's side of the conversation. ``RoutedNetwork/webSocket(_:)`` connects only
+    /// to a route that has one.
+    public var webSocket: WebSocketScript?
 
     /// Creates an outcome.
     public init(_ result: Result, delay: Duration = .zero, after: Condition? = nil, template: ResponseTemplate? = nil,
-                stream: StreamScript? = nil) {
+                stream: StreamScript? = nil, webSocket: WebSocketScript? = nil) {
         self.result = result
         self.delay = delay
         self.after = after
         self.template = template
         self.stream = stream
+        self.webSocket = webSocket
     }
 }

@@ -2,17 +2,31 @@ public import Foundation
 public import Services
 import HTTPTypes
 
-/// A streamed answer the fake is delivering: its script, where it stands, and the Model's read waiting on it.
+/// A streamed answer or WebSocket the fake is serving: what is due when, and the Model's read waiting on it.
 struct OpenStream {
+    /// A chunk (or server message) and the instant it is due on the session's clock.
+    struct Queued {
+        var due: Date
+        var bytes: Data
+        var binary = false
+        var pushed = false
+    }
+
+    /// How the stream ends, and when.
+    struct Ending {
+        var due: Date
+        var end: StreamScript.End
+        /// For a WebSocket, the server's close frame.
+        var frame: WebSocketClose?
+    }
+
     var exchange: NetworkExchange
-    let script: StreamScript
-    let openedAt: Date
-    /// The next scripted chunk.
-    var next = 0
-    /// Chunks a test pushed, delivered before anything scripted for later.
-    var pushed: [Data] = []
-    /// How a test ended it, taking effect at the Model's next read.
-    var ending: StreamScript.End?
+    /// What is still to come, by due instant (of equal instants, in the order queued).
+    var queue: [Queued] = []
+    /// How it ends; nil while it stays open (a stall, a WebSocket with no close).
+    var ending: Ending?
+    /// For a WebSocket: how the server answers the Model's messages.
+    var replies: [WebSocketScript.Reply] = []
     /// The Model's read, while it waits for a chunk that is not yet due.
     var waiter: UnsafeContinuation<Void, Never>?
     /// Wakes the waiting read when the next chunk (or the end) falls due on the session's clock.
@@ -20,22 +34,34 @@ struct OpenStream {
     /// Tells a stale timer from the current one.
     var waitNumber = 0
 
-    func due(_ offset: Duration) -> Date {
-        let (seconds, attoseconds) = offset.components
-        return openedAt.addingTimeInterval(Double(seconds) + Double(attoseconds) * 1e-18)
+    init(exchange: NetworkExchange) {
+        self.exchange = exchange
+    }
+
+    mutating func enqueue(_ item: Queued) {
+        let index = queue.lastIndex { $0.due <= item.due }.map { $0 + 1 } ?? 0
+        queue.insert(item, at: index)
     }
 
     /// Updates the journal's view of what is still to come.
     mutating func notePending() {
-        let pending = script.items.count - next + pushed.count
-        let nextAt = next < script.items.count ? due(script.items[next].offset) : nil
+        let pending = queue.count
+        let nextAt = queue.first?.due
         exchange.stream?.pending = pending
         exchange.stream?.nextAt = nextAt
     }
 }
 
-/// Streamed answers: delivered one chunk per read, each when the session's clock reaches it, so a Model that stops
-/// reading costs nothing more and a test can read the state between any two chunks.
+extension Date {
+    /// This instant plus `duration`.
+    func adding(_ duration: Duration) -> Date {
+        let (seconds, attoseconds) = duration.components
+        return addingTimeInterval(Double(seconds) + Double(attoseconds) * 1e-18)
+    }
+}
+
+/// Streamed answers and WebSockets: delivered one chunk (message) per read, each when the session's clock reaches
+/// it, so a Model that stops reading costs nothing more and a test can read the state between any two.
 extension RoutedNetwork {
     /// The most chunks a test may push into a stream the Model is not reading.
     public static let pushLimit = 1_000
@@ -45,99 +71,91 @@ extension RoutedNetwork {
         guard let script = outcome.stream, case .response(let response) = outcome.result else {
             preconditionFailure("open(_:_:) takes a streamed response")
         }
-        // The stream opens when its head arrives; its entry is journaled with the head (and updated in place after).
-        let (seconds, attoseconds) = outcome.delay.components
-        let openedAt = arrived.time.addingTimeInterval(Double(seconds) + Double(attoseconds) * 1e-18)
-        var stream = OpenStream(exchange: arrived, script: script, openedAt: openedAt)
         let events = response.head.headerFields[.contentType]?.lowercased().hasPrefix("text/event-stream") ?? false
-        stream.exchange.stream = StreamTranscript(kind: events ? .events : .chunks, openedAt: openedAt, pending: 0, nextAt: nil)
+        let id = try await openQueue(outcome, arrived, kind: events ? .events : .chunks) { stream, openedAt in
+            for item in script.items { stream.enqueue(.init(due: openedAt.adding(item.offset), bytes: item.bytes)) }
+            if script.end != .stall {
+                stream.ending = .init(due: openedAt.adding(script.endOffset), end: script.end)
+            }
+        }
+        return NetworkStream(head: response.head, source: FakeStreamSource(network: self, id: id))
+    }
+
+    /// Journals and delivers `outcome`'s head after its delay, then keeps the stream `fill` sets up; returns its number.
+    func openQueue(_ outcome: RouteOutcome, _ arrived: NetworkExchange, kind: StreamTranscript.Kind,
+                   fill: (inout OpenStream, Date) -> Void) async throws(TransportError) -> Int {
+        guard case .response(let response) = outcome.result else { preconditionFailure("a stream opens with a head") }
+        // The stream opens when its head arrives; its entry is journaled with the head (and updated in place after).
+        let openedAt = arrived.time.adding(outcome.delay)
+        var stream = OpenStream(exchange: arrived)
+        stream.exchange.stream = StreamTranscript(kind: kind, openedAt: openedAt, pending: 0, nextAt: nil)
+        fill(&stream, openedAt)
         stream.notePending()
         let head = RouteOutcome(.response(NetworkResponse(head: response.head)), delay: outcome.delay)
         let (result, delivered) = await journalAndDeliver(head, stream.exchange)
         _ = try result.get()
         stream.exchange = delivered
-        let id = delivered.sequence
-        streams[id] = stream
-        return NetworkStream(head: response.head, source: FakeStreamSource(network: self, id: id))
+        streams[delivered.sequence] = stream
+        return delivered.sequence
     }
 
-    /// The next chunk of stream `id` for the Model's read: a pushed one, else the next scripted one once it is due;
-    /// nil once the stream has closed.
-    func nextChunk(of id: Int) async throws(TransportError) -> Data? {
+    /// The next chunk of stream `id` for the Model's read once it is due; nil once the stream has closed.
+    func nextChunk(of id: Int) async throws(TransportError) -> OpenStream.Queued? {
         while let stream = streams[id] {
             if Task.isCancelled {
                 await end(id, how: .cancelled)
                 throw .cancelled
             }
             let now = await clock.now()
-            if !stream.pushed.isEmpty {
-                return await deliver(id) { $0.pushed.removeFirst() }
+            if let first = stream.queue.first, first.due <= now, stream.ending.map({ first.due <= $0.due }) ?? true {
+                return await deliver(id, at: now)
             }
-            if let ending = stream.ending {
+            if let ending = stream.ending, ending.due <= now {
                 return try await finish(id, ending)
             }
-            if stream.next < stream.script.items.count {
-                let due = stream.due(stream.script.items[stream.next].offset)
-                if due <= now {
-                    return await deliver(id) { stream in
-                        stream.next += 1
-                        return stream.script.items[stream.next - 1].bytes
-                    }
-                }
-                await wait(id, until: due)
-                continue
-            }
-            switch stream.script.end {
-            case .stall:
-                await wait(id, until: nil)
-            case let end:
-                let endsAt = stream.due(stream.script.endOffset)
-                guard endsAt <= now else {
-                    await wait(id, until: endsAt)
-                    continue
-                }
-                return try await finish(id, end)
-            }
+            let wake = [stream.queue.first?.due, stream.ending?.due].compactMap { $0 }.min()
+            await wait(id, until: wake)
         }
         return nil
     }
 
-    /// Takes a chunk with `take`, records it in the journal and hands it over.
-    private func deliver(_ id: Int, take: (inout OpenStream) -> Data) async -> Data {
-        let pushed = !(streams[id]?.pushed.isEmpty ?? true)
-        let now = await clock.now()
-        let bytes = take(&streams[id]!)
-        streams[id]!.exchange.stream?.append(
-            StreamChunk(time: now, text: String(decoding: bytes, as: UTF8.self), pushed: pushed ? true : nil))
+    /// Takes the first chunk of stream `id`, records it in the journal and hands it over.
+    private func deliver(_ id: Int, at now: Date) async -> OpenStream.Queued {
+        let item = streams[id]!.queue.removeFirst()
+        let text = item.binary ? item.bytes.base64EncodedString() : String(decoding: item.bytes, as: UTF8.self)
+        streams[id]!.exchange.stream?.append(StreamChunk(time: now, text: text, pushed: item.pushed ? true : nil,
+                                                         binary: item.binary ? true : nil))
         streams[id]!.notePending()
         await journal(streams[id]!.exchange)
-        return bytes
+        return item
     }
 
-    /// Ends stream `id` as `end` says: nil for the Model's read after a close, the error after a drop.
-    private func finish(_ id: Int, _ end: StreamScript.End) async throws(TransportError) -> Data? {
-        switch end {
+    /// Ends stream `id` as `ending` says: nil for the Model's read after a close, the error after a drop.
+    private func finish(_ id: Int, _ ending: OpenStream.Ending) async throws(TransportError) -> OpenStream.Queued? {
+        switch ending.end {
         case .close, .stall:
-            await self.end(id, how: .closed)
+            await end(id, how: .closed, close: ending.frame)
             return nil
         case .drop(let error):
-            await self.end(id, how: .dropped, fault: error)
+            await end(id, how: .dropped, fault: error)
             throw error
         }
     }
 
     /// Removes stream `id` and journals how it ended.
-    private func end(_ id: Int, how state: StreamTranscript.State, fault: TransportError? = nil) async {
+    func end(_ id: Int, how state: StreamTranscript.State, fault: TransportError? = nil, close: WebSocketClose? = nil) async {
         guard var stream = streams.removeValue(forKey: id) else { return }
         stream.timer?.cancel()
         stream.waiter?.resume()
         stream.exchange.stream?.state = state
         stream.exchange.stream?.fault = fault?.rawValue
+        stream.exchange.stream?.close = close
         stream.exchange.stream?.nextAt = nil
         await journal(stream.exchange)
+        if stream.exchange.stream?.kind == .webSocket, state == .closed { closedSockets[id] = close }
     }
 
-    /// Suspends the Model's read until a chunk is pushed, the stream is ended, or the clock reaches `due`.
+    /// Suspends the Model's read until something is pushed or queued, the stream is ended, or the clock reaches `due`.
     private func wait(_ id: Int, until due: Date?) async {
         guard streams[id] != nil else { return }
         streams[id]!.waitNumber += 1
@@ -165,7 +183,7 @@ extension RoutedNetwork {
     }
 
     /// Resumes the read waiting on stream `id`, if it is still the wait numbered `number` (nil: whichever waits).
-    private func wake(_ id: Int, number: Int? = nil) {
+    func wake(_ id: Int, number: Int? = nil) {
         guard let stream = streams[id], number == nil || stream.waitNumber == number else { return }
         streams[id]!.timer?.cancel()
         streams[id]!.timer = nil
@@ -180,8 +198,10 @@ extension RoutedNetwork {
 
     /// Breaks every open stream with `error` at its reader's next read (the session went offline).
     func breakOpenStreams(with error: TransportError) {
+        let now = (clock as? VirtualClock)?.now() ?? Date()
         for id in streams.keys.sorted() {
-            streams[id]!.ending = .drop(error)
+            streams[id]!.queue.removeAll { $0.due > now }
+            streams[id]!.ending = .init(due: now, end: .drop(error))
             wake(id)
         }
     }
@@ -199,19 +219,25 @@ extension RoutedNetwork {
         case full
     }
 
-    /// Pushes `bytes` into open stream `id`, delivered at the Model's next read: "the server now sends this".
-    public func push(_ bytes: Data, into id: Int) throws(StreamSteeringError) {
+    /// Pushes `bytes` into open stream `id`, delivered at the Model's next read: "the server now sends this" (for a
+    /// WebSocket, a text message).
+    public func push(_ bytes: Data, into id: Int) async throws(StreamSteeringError) {
         guard streams[id] != nil else { throw .notOpen }
-        guard streams[id]!.pushed.count < Self.pushLimit else { throw .full }
-        streams[id]!.pushed.append(bytes)
+        guard streams[id]!.queue.count(where: \.pushed) < Self.pushLimit else { throw .full }
+        streams[id]!.enqueue(.init(due: await clock.now(), bytes: bytes, pushed: true))
         streams[id]!.notePending()
         wake(id)
     }
 
-    /// Ends open stream `id` at the Model's next read: closed by the server (`.close`) or broken off (`.drop`).
-    public func close(_ id: Int, with end: StreamScript.End) throws(StreamSteeringError) {
+    /// Ends open stream `id` at the Model's next read, after what is due by now: closed by the server (`.close`,
+    /// with `frame` for a WebSocket) or broken off (`.drop`); anything scripted for later is not sent.
+    public func close(_ id: Int, with end: StreamScript.End, frame: WebSocketClose? = nil) async throws(StreamSteeringError) {
         guard streams[id] != nil else { throw .notOpen }
-        streams[id]!.ending = end
+        let now = await clock.now()
+        streams[id]!.queue.removeAll { $0.due > now }
+        let isSocket = streams[id]!.exchange.stream?.kind == .webSocket
+        streams[id]!.ending = .init(due: now, end: end, frame: isSocket && end == .close ? frame ?? WebSocketClose(code: 1000) : nil)
+        streams[id]!.notePending()
         wake(id)
     }
 }
@@ -222,7 +248,7 @@ private struct FakeStreamSource: NetworkStreamSource {
     let id: Int
 
     func next() async throws(TransportError) -> Data? {
-        try await network.nextChunk(of: id)
+        try await network.nextChunk(of: id)?.bytes
     }
 
     func consumerLeft() {

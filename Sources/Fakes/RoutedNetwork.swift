@@ -26,6 +26,8 @@ public actor RoutedNetwork: NetworkService {
     private(set) var conditions = NetworkConditions.normal
     /// The streamed answers still open, by their exchange's sequence number (RoutedNetwork+Streams.swift).
     var streams: [Int: OpenStream] = [:]
+    /// How each WebSocket the server closed was closed, by its number, for the Model to ask after its messages end.
+    var closedSockets: [Int: WebSocketClose?] = [:]
     /// The live streams still open, each with its journal entry (RoutedNetwork+LiveStreams.swift).
     var liveStreams: [Int: NetworkExchange] = [:]
 
@@ -141,7 +143,7 @@ public actor RoutedNetwork: NetworkService {
     }
 
     /// Matches `request` against the conditions and the routes; the one place every request goes through.
-    private func match(_ request: NetworkRequest) async -> Matched {
+    func match(_ request: NetworkRequest) async -> Matched {
         var exchange = NetworkExchange(
             sequence: sequence.next(), time: await clock.now(), method: request.head.method.rawValue,
             url: request.url, headers: request.head.headerFields.map { "\($0.name): \($0.value)" },

@@ -9,6 +9,11 @@ public protocol NetworkService: Sendable {
     /// ``send(_:)``'s body over as one chunk.
     /// - Throws: ``TransportError`` when no head arrived; `.cancelled` when the calling task was cancelled.
     func stream(_ request: NetworkRequest) async throws(TransportError) -> NetworkStream
+
+    /// Opens a WebSocket connection with `request` (its URL `ws://` or `wss://`, or the `http` form of it). A
+    /// service without WebSockets need not write this: the default refuses every connection.
+    /// - Throws: ``TransportError`` when the connection could not be opened.
+    func webSocket(_ request: NetworkRequest) async throws(TransportError) -> WebSocketConnection
 }
 
 extension NetworkService {
@@ -16,5 +21,10 @@ extension NetworkService {
     public func stream(_ request: NetworkRequest) async throws(TransportError) -> NetworkStream {
         let response = try await send(request)
         return NetworkStream(head: response.head, chunks: response.body.isEmpty ? [] : [response.body])
+    }
+
+    /// No WebSockets: every connection is refused.
+    public func webSocket(_ request: NetworkRequest) async throws(TransportError) -> WebSocketConnection {
+        throw .connectionRefused
     }
 }

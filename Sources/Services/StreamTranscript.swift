@@ -13,6 +13,8 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
         case events
         /// Chunks of any other body.
         case chunks
+        /// A WebSocket conversation: messages both ways.
+        case webSocket
     }
 
     /// How the stream stands.
@@ -35,6 +37,8 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     public var kind: Kind
     /// For a dropped stream, the transport error the Model's read threw.
     public var fault: String?
+    /// For a closed WebSocket, the close frame (the server's, or the Model's when it closed first).
+    public var close: WebSocketClose?
     /// Scripted chunks not yet delivered.
     public var pending: Int
     /// When the next scripted chunk is due, on the session's clock; nil when none is.
@@ -70,7 +74,7 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.state == rhs.state && lhs.openedAt == rhs.openedAt && lhs.kind == rhs.kind && lhs.fault == rhs.fault && lhs.pending == rhs.pending && lhs.nextAt == rhs.nextAt
+        lhs.state == rhs.state && lhs.openedAt == rhs.openedAt && lhs.kind == rhs.kind && lhs.fault == rhs.fault && lhs.close == rhs.close && lhs.pending == rhs.pending && lhs.nextAt == rhs.nextAt
             && lhs.delivered == rhs.delivered && (lhs.log === rhs.log || lhs.chunks == rhs.chunks)
     }
 
@@ -80,7 +84,7 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
         hasher.combine(chunks.last)
     }
 
-    private enum CodingKeys: String, CodingKey { case state, openedAt, kind, fault, pending, nextAt, delivered, chunks }
+    private enum CodingKeys: String, CodingKey { case state, openedAt, kind, fault, close, pending, nextAt, delivered, chunks }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -88,6 +92,7 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
         openedAt = try container.decode(Date.self, forKey: .openedAt)
         kind = try container.decode(Kind.self, forKey: .kind)
         fault = try container.decodeIfPresent(String.self, forKey: .fault)
+        close = try container.decodeIfPresent(WebSocketClose.self, forKey: .close)
         pending = try container.decode(Int.self, forKey: .pending)
         nextAt = try container.decodeIfPresent(Date.self, forKey: .nextAt)
         let chunks = try container.decode([StreamChunk].self, forKey: .chunks)
@@ -101,6 +106,7 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
         try container.encode(openedAt, forKey: .openedAt)
         try container.encode(kind, forKey: .kind)
         try container.encodeIfPresent(fault, forKey: .fault)
+        try container.encodeIfPresent(close, forKey: .close)
         try container.encode(pending, forKey: .pending)
         try container.encodeIfPresent(nextAt, forKey: .nextAt)
         try container.encode(delivered, forKey: .delivered)
@@ -116,12 +122,18 @@ public struct StreamChunk: Sendable, Hashable, Codable {
     public var text: String
     /// True when a test or presenter pushed it through the control API, rather than the scenario's script.
     public var pushed: Bool?
+    /// For a WebSocket: true for a message the Model sent (absent for the server's).
+    public var sent: Bool?
+    /// For a WebSocket: true for a binary message, whose `text` is then its bytes in base64.
+    public var binary: Bool?
 
     /// Creates a chunk.
-    public init(time: Date, text: String, pushed: Bool? = nil) {
+    public init(time: Date, text: String, pushed: Bool? = nil, sent: Bool? = nil, binary: Bool? = nil) {
         self.time = time
         self.text = text
         self.pushed = pushed
+        self.sent = sent
+        self.binary = binary
     }
 }
 

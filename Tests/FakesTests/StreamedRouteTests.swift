@@ -191,3 +191,103 @@ import Testing
         #expect(parse([event.text]) == [event])
     }
 }
+
+/// Issue 29: a WebSocket route is a scripted conversation on the session's clock.
+@Suite struct WebSocketRouteTests {
+    let clock = VirtualClock(start: Date(timeIntervalSince1970: 1_800_000_000), mode: .frozen)
+    let journal = Recorder<NetworkExchange>()
+    let request = NetworkRequest(method: .get, url: URL(string: "wss://assistant.example/v1/presence")!)
+
+    func network(_ script: WebSocketScript) -> RoutedNetwork {
+        let journal = journal
+        let route = Route(name: "presence", matcher: RequestMatcher(),
+                          outcomes: [RouteOutcome(.response(NetworkResponse(status: 101)), webSocket: script)])
+        return RoutedNetwork(routes: [route], clock: clock) { await journal.append($0) }
+    }
+
+    static let script = WebSocketScript(
+        onConnect: [.init(offset: .milliseconds(100), message: .text(#"{"type":"online"}"#))],
+        replies: [
+            .init(when: RequestMatcher(bodyFields: ["/type": "ping"]), send: [.init(offset: .zero, message: .text("pong"))]),
+            .init(when: RequestMatcher(bodyText: .contains("typing")),
+                  send: [.init(offset: .seconds(1), message: .text("typing")), .init(offset: .seconds(3), message: .text("idle"))]),
+        ],
+        close: .init(offset: .seconds(10), frame: WebSocketClose(code: 1011, reason: "overloaded")))
+
+    @Test func messagesArriveAtTheirOffsetsRepliesAreChosenByMatchersAndTheCloseCarriesItsCode() async throws {
+        let fake = network(Self.script)
+        let seen = Recorder<String>()
+        let request = request
+        let socket = Recorder<WebSocketConnection>()
+        clock.spawn {
+            guard let connection = try? await fake.webSocket(request) else { return await seen.append("<refused>") }
+            await socket.append(connection)
+            do {
+                for try await message in connection.messages {
+                    if case .text(let text) = message { await seen.append(text) }
+                }
+                let close = await connection.serverClose()
+                await seen.append("<closed \(close?.code ?? 0) \(close?.reason ?? "")>")
+            } catch {
+                await seen.append("<\((error as? TransportError)?.rawValue ?? "\(error)")>")
+            }
+        }
+        await clock.advance(by: .milliseconds(100))
+        #expect(await seen.values == [#"{"type":"online"}"#])
+        let connection = try #require(await socket.values.first)
+        let send = { @Sendable (text: String) in await clock.spawnAndSettle { try? await connection.send(.text(text)) } }
+        await send(#"{"type":"ping"}"#)
+        #expect(await seen.values.last == "pong")
+        await send("user is typing")
+        await clock.advance(by: .seconds(1))
+        #expect(await seen.values.last == "typing")
+        await clock.advance(by: .seconds(2))
+        #expect(await seen.values.last == "idle")
+        await send("no reply matches this")
+        await clock.advance(by: .seconds(10))
+        #expect(await seen.values == [#"{"type":"online"}"#, "pong", "typing", "idle", "<closed 1011 overloaded>"])
+
+        let transcript = try #require(await journal.values.last?.stream)
+        #expect(transcript.kind == .webSocket)
+        #expect(transcript.state == .closed)
+        #expect(transcript.close == WebSocketClose(code: 1011, reason: "overloaded"))
+        #expect(transcript.chunks.map { ($0.sent == true ? "> " : "< ") + $0.text } == [
+            #"< {"type":"online"}"#, #"> {"type":"ping"}"#, "< pong", "> user is typing", "< typing", "< idle", "> no reply matches this",
+        ])
+        await #expect(throws: TransportError.connectionReset) { try await connection.send(.text("too late")) }
+    }
+
+    @Test func aTestPushesAMessageAndClosesWithItsOwnFrame() async throws {
+        let fake = network(WebSocketScript())
+        let seen = Recorder<String>()
+        let request = request
+        clock.spawn {
+            guard let connection = try? await fake.webSocket(request) else { return }
+            do {
+                for try await message in connection.messages { if case .text(let text) = message { await seen.append(text) } }
+                await seen.append("<closed \(await connection.serverClose()?.code ?? 0)>")
+            } catch {}
+        }
+        await clock.settle()
+        let id = try #require(await fake.openStreams().first?.sequence)
+        try await fake.push(Data("hello from the test".utf8), into: id)
+        await clock.settle()
+        try await fake.close(id, with: .close, frame: WebSocketClose(code: 4000, reason: "bye"))
+        await clock.settle()
+        #expect(await seen.values == ["hello from the test", "<closed 4000>"])
+    }
+
+    @Test func aRouteWithoutAConversationRefusesTheHandshake() async throws {
+        let journal = journal
+        let fake = RoutedNetwork(routes: [Route(name: "plain", matcher: RequestMatcher(), outcomes: [RouteOutcome(.response(NetworkResponse(status: 200)))])],
+                                 clock: clock) { await journal.append($0) }
+        let request = request
+        let outcome = Recorder<String>()
+        clock.spawn {
+            do { _ = try await fake.webSocket(request); await outcome.append("open") } catch { await outcome.append((error as? TransportError)?.rawValue ?? "\(error)") }
+        }
+        await clock.settle()
+        #expect(await outcome.values == ["connectionRefused"])
+        #expect(await journal.values.first?.route == "plain")
+    }
+}

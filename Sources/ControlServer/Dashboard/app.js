@@ -672,7 +672,7 @@ async function sessionPage(id) {
       event.preventDefault();
       // A server-sent event (data, with an event name if given), or for any other streamed body the text as typed.
       const body = kind === "events" ? { data: data.value, ...(eventName.value.trim() ? { event: eventName.value.trim() } : {}) } : { text: data.value };
-      // What was pushed is in the stream now: clear its field (the entry may have been redrawn around it meanwhile).
+      // What was pushed is in the stream now: its field is cleared for the next (the event name is kept).
       if (await attempt(() => api("POST", `${base}/streams/${number}/push`, body))) data.value = "";
     } },
     eventName, data,

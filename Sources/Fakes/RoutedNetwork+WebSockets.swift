@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+public import Services
+
+/// WebSockets: a route's scripted conversation, on the same queue as streams. The server's messages are due at
+/// offsets from the connection or from the Model's message that cued them; each message either way is journaled.
+extension RoutedNetwork {
+    public func webSocket(_ request: NetworkRequest) async throws(TransportError) -> WebSocketConnection {
+        scope.checkCaller(of: "network.webSocket")
+        guard !Task.isCancelled, !scope.isClosed else { throw .cancelled }
+        switch await match(request) {
+        case .passThrough(let exchange):
+            return try await openLiveSocket(request, exchange)
+        case .outcome(let outcome, let exchange):
+            guard let script = outcome.webSocket else {
+                // A route that answers with anything but a conversation fails the handshake, as a real server would.
+                let (result, _) = await journalAndDeliver(outcome, exchange)
+                _ = try result.get()
+                throw .connectionRefused
+            }
+            let id = try await openQueue(outcome, exchange, kind: .webSocket) { socket, openedAt in
+                for send in script.onConnect {
+                    socket.enqueue(.init(due: openedAt.adding(send.offset), bytes: send.message.bytes, binary: send.message.isBinary))
+                }
+                socket.replies = script.replies
+                if let close = script.close {
+                    socket.ending = .init(due: openedAt.adding(close.offset), end: .close, frame: close.frame)
+                }
+            }
+            return WebSocketConnection(channel: FakeWebSocket(network: self, id: id))
+        }
+    }
+
+    /// The Model's message on socket `id`: journaled, and answered by the first reply whose matcher takes it.
+    func socketSend(_ message: WebSocketMessage, on id: Int) async throws(TransportError) {
+        guard streams[id] != nil else { throw closedSockets[id] != nil ? .connectionReset : .cancelled }
+        let now = await clock.now()
+        let text = message.isBinary ? message.bytes.base64EncodedString() : String(decoding: message.bytes, as: UTF8.self)
+        streams[id]!.exchange.stream?.append(StreamChunk(time: now, text: text, sent: true, binary: message.isBinary ? true : nil))
+        let url = URL(string: streams[id]!.exchange.url) ?? URL(string: "ws://socket.invalid")!
+        let asRequest = NetworkRequest(method: .post, url: url, body: message.bytes)
+        if let reply = streams[id]!.replies.first(where: { $0.when.firstDifference(from: asRequest) == nil }) {
+            for send in reply.send {
+                streams[id]!.enqueue(.init(due: now.adding(send.offset), bytes: send.message.bytes, binary: send.message.isBinary))
+            }
+        }
+        streams[id]!.notePending()
+        await journal(streams[id]!.exchange)
+        wake(id)
+    }
+
+    /// The Model closed socket `id`.
+    func socketClose(_ id: Int, _ frame: WebSocketClose) async {
+        await end(id, how: .cancelled, close: frame)
+    }
+
+    /// How the server closed socket `id`, once it has.
+    func serverClose(of id: Int) -> WebSocketClose? {
+        closedSockets[id] ?? nil
+    }
+
+    /// A live route's WebSocket: not relayed yet, so the handshake fails, journaled as such.
+    private func openLiveSocket(_ request: NetworkRequest, _ arrived: NetworkExchange) async throws(TransportError) -> WebSocketConnection {
+        var exchange = arrived
+        exchange.live = true
+        exchange.fault = TransportError.connectionRefused.rawValue
+        await journal(exchange)
+        throw .connectionRefused
+    }
+}
+
+extension WebSocketMessage {
+    var isBinary: Bool {
+        if case .binary = self { return true }
+        return false
+    }
+}
+
+/// A scripted WebSocket as the Model's ``WebSocketConnection`` uses it.
+private struct FakeWebSocket: WebSocketChannel {
+    let network: RoutedNetwork
+    let id: Int
+
+    func receive() async throws(TransportError) -> WebSocketMessage? {
+        guard let item = try await network.nextChunk(of: id) else { return nil }
+        return item.binary ? .binary(item.bytes) : .text(String(decoding: item.bytes, as: UTF8.self))
+    }
+
+    func send(_ message: WebSocketMessage) async throws(TransportError) {
+        try await network.socketSend(message, on: id)
+    }
+
+    func close(_ frame: WebSocketClose) async {
+        await network.socketClose(id, frame)
+    }
+
+    func serverClose() async -> WebSocketClose? {
+        await network.serverClose(of: id)
+    }
+
+    func consumerLeft() {
+        let network = network, id = id
+        Task { await network.release(id) }
+    }
+}
