@@ -2,12 +2,14 @@ public import Foundation
 public import Services
 import HTTPTypes
 
-/// Model #3: an assistant chat whose replies stream in token by token over server-sent events.
+/// Model #3: an assistant chat whose replies stream in token by token over server-sent events, with a WebSocket
+/// presence channel that says whether the assistant is online and typing.
 ///
 /// `send` adds the user's message and starts the reply as the Model's own task, so the action returns at once and
 /// the reply grows as its events arrive: a test reads the partial text at any instant of the session's clock. A
 /// reply cut off mid-stream keeps what arrived and says so; `retry` asks again. `stop` ends the reply being
-/// streamed, which closes its stream.
+/// streamed, which closes its stream. From start-up the Model keeps the presence channel open: the server says when
+/// the assistant is online and typing, and the Model tells it when a message was sent.
 public actor Assistant: Model {
     public static let name = "Assistant"
     public static let actionNames = ["send", "stop", "retry"]
@@ -28,6 +30,7 @@ public actor Assistant: Model {
     private let services: Services
     private let api: AssistantAPI
     private var reply: Task<Void, Never>?
+    private var presence: WebSocketConnection?
     public private(set) var state = AssistantState()
 
     public init(services: Services) {
@@ -35,7 +38,36 @@ public actor Assistant: Model {
         self.api = AssistantAPI(base: Self.apiBase)
     }
 
-    public func run() async {}
+    /// Follows the presence channel until the server closes it.
+    public func run() async {
+        let connection: WebSocketConnection
+        do {
+            connection = try await services.network.webSocket(api.presence())
+        } catch {
+            state.presenceError = "Presence is unavailable: \(error)"
+            return
+        }
+        presence = connection
+        do {
+            for try await message in connection.messages {
+                guard case .text(let text) = message,
+                      let update = try? JSONDecoder.services.decode(AssistantAPI.PresenceUpdate.self, from: Data(text.utf8)) else { continue }
+                switch update.type {
+                case "online": state.assistantOnline = update.online ?? true
+                case "typing": state.assistantTyping = update.typing ?? false
+                default: continue
+                }
+            }
+            if let close = await connection.serverClose(), close.code != 1000 {
+                state.presenceError = "Presence closed (\(close.code)\(close.reason.isEmpty ? "" : ": \(close.reason)"))."
+            }
+        } catch {
+            state.presenceError = "Presence was cut off: \(error)"
+        }
+        presence = nil
+        state.assistantOnline = false
+        state.assistantTyping = false
+    }
 
     public func perform(_ action: Action) async {
         switch action {
@@ -75,6 +107,8 @@ public actor Assistant: Model {
     }
 
     private func streamReply(to conversation: [ChatMessage]) async {
+        // The presence channel hears of it first; a channel that is down does not hold the reply back.
+        try? await presence?.send(.text(#"{"type":"sent"}"#))
         do {
             let stream = try await services.network.stream(api.reply(to: conversation))
             guard (200..<300).contains(stream.head.status.code) else {

@@ -6,6 +6,12 @@ public struct AssistantState: Codable, Sendable, Hashable {
     public var isReplying = false
     /// A sentence to show the user about the last failure, or nil.
     public var error: String?
+    /// Whether the presence channel says the assistant is online.
+    public var assistantOnline = false
+    /// Whether the presence channel says the assistant is typing.
+    public var assistantTyping = false
+    /// Why the presence channel is down, or nil while it is up (or closed normally).
+    public var presenceError: String?
 
     /// An empty conversation.
     public init() {}

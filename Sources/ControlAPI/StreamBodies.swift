@@ -23,7 +23,7 @@ public struct StreamBody: Codable, Sendable, Hashable {
     public var url: String
     /// The status its head carried.
     public var status: Int?
-    /// `events` for server-sent events (a `text/event-stream` answer), else `chunks`.
+    /// `events` for server-sent events (a `text/event-stream` answer), `webSocket` for a WebSocket, else `chunks`.
     public var kind: StreamTranscript.Kind
     /// When the request arrived, on the session's clock.
     public var requestedAt: Date
@@ -39,6 +39,8 @@ public struct StreamBody: Codable, Sendable, Hashable {
     public var state: StreamTranscript.State
     /// For a dropped stream, the transport error the Model's read threw.
     public var fault: String?
+    /// For a closed WebSocket, its close frame.
+    public var close: WebSocketClose?
     /// The chunk delivered last, with its instant; absent before the first.
     public var lastChunk: StreamChunk?
 
@@ -58,6 +60,7 @@ public struct StreamBody: Codable, Sendable, Hashable {
         nextAt = transcript.nextAt
         state = transcript.state
         fault = transcript.fault
+        close = transcript.close
         lastChunk = transcript.chunks.last
     }
 }
@@ -86,12 +89,19 @@ public struct PushToStreamRequest: Codable, Sendable, Hashable {
     }
 }
 
-/// `POST /v1/sessions/{id}/streams/{stream}/close`: the server ends the stream, or it breaks off with `fault`.
+/// `POST /v1/sessions/{id}/streams/{stream}/close`: the server ends the stream (a WebSocket with a close frame), or it
+/// breaks off with `fault`.
 public struct CloseStreamRequest: Codable, Sendable, Hashable {
     /// The transport error the Model's read throws (`connectionReset`, `timeout`…); absent for a clean close.
     public var fault: String?
-    /// A close, or a drop with `fault`.
-    public init(fault: String? = nil) {
+    /// For a WebSocket: the close frame's code, 1000 unless given.
+    public var code: Int?
+    /// For a WebSocket: the close frame's reason.
+    public var reason: String?
+    /// A close (with a frame, for a WebSocket), or a drop with `fault`.
+    public init(fault: String? = nil, code: Int? = nil, reason: String? = nil) {
         self.fault = fault
+        self.code = code
+        self.reason = reason
     }
 }

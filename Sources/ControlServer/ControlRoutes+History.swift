@@ -55,9 +55,10 @@ extension HistoryBody.Step {
         case .pushToStream(let stream, let bytes):
             ("pushToStream", "push \(bytes.count) byte\(bytes.count == 1 ? "" : "s") into stream \(stream)",
              ["stream": .int(stream), "text": .string(String(decoding: bytes, as: UTF8.self))])
-        case .closeStream(let stream, let fault):
-            ("closeStream", fault.map { "drop stream \(stream) with \($0.rawValue)" } ?? "close stream \(stream)",
-             ["stream": .int(stream)].merging(fault.map { ["fault": .string($0.rawValue)] } ?? [:]) { $1 })
+        case .closeStream(let stream, let fault, let frame):
+            ("closeStream", fault.map { "drop stream \(stream) with \($0.rawValue)" } ?? "close stream \(stream)\(frame.map { " (\($0.code))" } ?? "")",
+             ["stream": .int(stream)].merging(fault.map { ["fault": .string($0.rawValue)] } ?? [:]) { $1 }
+                .merging(frame.map { ["code": .int($0.code), "reason": .string($0.reason)] } ?? [:]) { $1 })
         case .clearJournal: ("clearJournal", "clear the journal", [:])
         case .reset: ("reset", "reset to the scenario's start", [:])
         }

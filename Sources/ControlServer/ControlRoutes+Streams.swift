@@ -14,11 +14,12 @@ extension ControlRoutes {
             try await push(request, context)
         }
         router.post("/v1/sessions/:session/streams/:stream/close") { request, context in
-            let body = try await JSONBody.decode(CloseStreamRequest.self, from: request, fields: ["fault"], required: [])
+            let body = try await JSONBody.decode(CloseStreamRequest.self, from: request, fields: ["fault", "code", "reason"], required: [])
             let fault = try TransportError(field: body.fault)
+            let frame = try Self.closeFrame(of: body)
             let number = try streamNumber(context)
             let session = try await session(context)
-            let state = try await session.closeStream(number, fault: fault)
+            let state = try await session.closeStream(number, fault: fault, frame: frame)
             return JSONResponse.make(json: state.jsonData)
         }
     }
@@ -32,6 +33,19 @@ extension ControlRoutes {
         // splitting this coroutine) in a release build.
         let state = try await session.pushToStream(try Self.bytes(of: body), stream: number)
         return JSONResponse.make(json: state.jsonData)
+    }
+
+    /// A WebSocket's close frame from `code` and `reason`; nil when neither is given.
+    private static func closeFrame(of body: CloseStreamRequest) throws -> WebSocketClose? {
+        guard body.code != nil || body.reason != nil else { return nil }
+        if body.fault != nil {
+            throw APIError(.badRequest, "invalidRequest", "the close has a 'fault' and a close frame ('code', 'reason'); a dropped connection sends no frame, so give one or the other.")
+        }
+        let code = body.code ?? 1000
+        guard (1000...4999).contains(code), ![1005, 1006, 1015].contains(code) else {
+            throw APIError(.badRequest, "invalidRequest", "the close code \(code) is not one a close frame carries; use 1000 (normal), 1001 (going away), 1011 (server error) or 4000–4999.")
+        }
+        return WebSocketClose(code: code, reason: body.reason ?? "")
     }
 
     private func streamNumber(_ context: ControlRequestContext) throws -> Int {

@@ -226,6 +226,12 @@ public struct ScenarioClient: Sendable {
     public func closeStream(_ stream: Int, fault: TransportError? = nil, session: String = defaultSession) async throws -> JSONValue {
         try await send("POST", sessionPath(session, "/streams/\(stream)/close"), body: CloseStreamRequest(fault: fault?.rawValue))
     }
+    /// Closes open WebSocket `stream` from the server's side with a close frame; returns the Model's state once it
+    /// has seen the close.
+    @discardableResult
+    public func closeWebSocket(_ stream: Int, code: Int = 1000, reason: String = "", session: String = defaultSession) async throws -> JSONValue {
+        try await send("POST", sessionPath(session, "/streams/\(stream)/close"), body: CloseStreamRequest(code: code, reason: reason))
+    }
 
     // MARK: Recording
 

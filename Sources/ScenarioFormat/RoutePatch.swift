@@ -63,7 +63,7 @@ struct RoutePatch {
             var response: NetworkResponse
             if case .response(let parent) = parent {
                 response = parent
-            } else if !responseKeys.isDisjoint(with: ["status", "body", "bodyFile", "stream"]) {
+            } else if !responseKeys.isDisjoint(with: ["status", "body", "bodyFile", "stream", "webSocket"]) {
                 response = NetworkResponse(status: 200)
             } else {
                 break
@@ -78,6 +78,7 @@ struct RoutePatch {
                 response.body = Data()
                 changed.stream = patch.stream
             }
+            if responseKeys.contains("webSocket") { changed.webSocket = patch.webSocket }
             changed.result = .response(response)
             changed.template = changingTemplate(outcome.template, by: patch.template, headers: given.head.headerFields)
         }

@@ -11,7 +11,7 @@ extension ScenarioFileParser {
     static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "bodyText", "body", "bodyFields"]
     /// The ways a value may be matched besides equality, written as a one-key mapping (`{regex: "^Bearer "}`).
     static let matchKeys = ["regex", "contains", "present", "absent"] + ValueMatch.Comparison.allCases.map(\.rawValue)
-    static let responseKeys = ["status", "headers", "body", "bodyFile", "stream", "template", "delay", "fault", "after"]
+    static let responseKeys = ["status", "headers", "body", "bodyFile", "stream", "webSocket", "template", "delay", "fault", "after"]
     static let routePatchKeys = ["extends", "name", "request", "response", "responses", "afterLast", "live"]
 
     /// `- extends: ROUTE` and what changes: a parent's route changed only where this says (see ``RoutePatch``).
@@ -134,8 +134,8 @@ extension ScenarioFileParser {
         }
     }
 
-    private mutating func parseRequest(_ node: Node, at path: String) -> RequestMatcher? {
-        guard let keys = reader.mapping(node, at: path, allowed: Self.requestKeys) else { return nil }
+    mutating func parseRequest(_ node: Node, at path: String, allowed: [String] = requestKeys) -> RequestMatcher? {
+        guard let keys = reader.mapping(node, at: path, allowed: allowed) else { return nil }
         var matcher = RequestMatcher()
         if let node = keys["method"], let method = reader.string(node, at: "\(path).method") {
             if method.isEmpty || !method.allSatisfy({ $0.isASCII && $0.isLetter }) {
@@ -150,10 +150,10 @@ extension ScenarioFileParser {
             guard let url = reader.string(node, at: "\(path).url") else { break }
             if url.contains("?") {
                 reader.report("\(path).url must not contain a query; put query items under '\(path).query'.", at: node)
-            } else if let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil {
+            } else if let parsed = URL(string: url), ["http", "https", "ws", "wss"].contains(parsed.scheme ?? ""), parsed.host != nil {
                 matcher.url = .exact(url)
             } else {
-                reader.report("\(path).url must be an absolute http or https URL, got '\(url)'.", at: node)
+                reader.report("\(path).url must be an absolute http or https URL (ws or wss for a WebSocket), got '\(url)'.", at: node)
             }
         case (nil, let node?):
             guard let source = reader.string(node, at: "\(path).urlPattern") else { break }
@@ -240,7 +240,7 @@ extension ScenarioFileParser {
         let delay = keys["delay"].flatMap { reader.duration($0, at: "\(path).delay") } ?? .zero
         let after = keys["after"].flatMap { parseAfter($0, at: "\(path).after") }
         if let faultNode = keys["fault"] {
-            let others = ["status", "headers", "body", "bodyFile", "stream", "template"].filter { keys[$0] != nil }
+            let others = ["status", "headers", "body", "bodyFile", "stream", "webSocket", "template"].filter { keys[$0] != nil }
             if !others.isEmpty {
                 reader.report("\(path) has a 'fault' and \(others.map { "'\($0)'" }.joined(separator: ", ")); a fault sends no response, so keep only 'fault' and 'delay'.", at: node)
             }
@@ -248,7 +248,7 @@ extension ScenarioFileParser {
                   reader.problems.count == problemsBefore else { return nil }
             return RouteOutcome(.fault(fault), delay: delay, after: after)
         }
-        let status = keys["status"].flatMap { reader.int($0, at: "\(path).status", in: 100...599) } ?? 200
+        let status = keys["status"].flatMap { reader.int($0, at: "\(path).status", in: 100...599) } ?? (keys["webSocket"] != nil ? 101 : 200)
         var fields = HTTPFields()
         let headers = keys["headers"].map { headerMap($0, at: "\(path).headers") } ?? [:]
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
@@ -264,6 +264,14 @@ extension ScenarioFileParser {
             let parsed = parseStream(streamNode, at: "\(path).stream")
             stream = parsed?.script
             if parsed?.events == true, fields[.contentType] == nil { fields[.contentType] = "text/event-stream" }
+        }
+        var webSocket: WebSocketScript?
+        if let socketNode = keys["webSocket"] {
+            let others = ["body", "bodyFile", "stream"].filter { keys[$0] != nil }
+            if !others.isEmpty {
+                reader.report("\(path) has a 'webSocket' and \(others.map { "'\($0)'" }.joined(separator: ", ")); a WebSocket answers with its conversation, so keep one.", at: node)
+            }
+            webSocket = parseWebSocket(socketNode, at: "\(path).webSocket")
         }
         switch (keys["body"], keys["bodyFile"]) {
         case (_?, _?):
@@ -290,7 +298,7 @@ extension ScenarioFileParser {
         }
         guard reader.problems.count == problemsBefore else { return nil }
         return RouteOutcome(.response(NetworkResponse(status: status, headerFields: fields, body: body)), delay: delay, after: after,
-                            template: template, stream: stream)
+                            template: template, stream: stream, webSocket: webSocket)
     }
 
     /// The body (inline or its `bodyFile`) and every header value holding a `{{tag}}`, compiled; each problem is placed

@@ -94,7 +94,7 @@ extension ScenarioFileParser {
     }
 
     /// An offset from the stream's opening: `200ms`, `+1.5s`.
-    private mutating func offset(_ node: Node, at path: String) -> Duration? {
+    mutating func offset(_ node: Node, at path: String) -> Duration? {
         guard let text = node.scalar?.string, let duration = DurationText.parse(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
             reader.report("\(path) must be an offset from the stream's opening such as '+200ms', '1.5s' or '2m', got \(reader.describe(node)).", at: node)
             return nil

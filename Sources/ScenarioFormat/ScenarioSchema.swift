@@ -433,6 +433,57 @@ public enum ScenarioSchema {
         }
       }
     },
+    "webSocket": {
+      "type": "object",
+      "additionalProperties": false,
+      "description": "The server's side of a WebSocket conversation on the session's clock; status defaults to 101.",
+      "properties": {
+        "onConnect": { "type": "array", "items": { "$ref": "#/$defs/webSocketMessage" }, "description": "Sent once connected, each at its offset from the connection." },
+        "replies": {
+          "type": "array",
+          "description": "The first reply whose 'when' matches the Model's message answers, each message at its offset from it.",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["when", "send"],
+            "properties": {
+              "when": {
+                "type": "object",
+                "additionalProperties": false,
+                "description": "Matches the Model's message as a request body: bodyText, body (a JSON subset), bodyFields.",
+                "properties": {
+                  "bodyText": { "$ref": "#/$defs/valueMatch" },
+                  "body": {},
+                  "bodyFields": { "type": "object", "propertyNames": { "pattern": "^/" }, "additionalProperties": { "$ref": "#/$defs/valueMatch" } }
+                }
+              },
+              "send": { "type": "array", "items": { "$ref": "#/$defs/webSocketMessage" } }
+            }
+          }
+        },
+        "close": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["at"],
+          "properties": {
+            "at": { "$ref": "#/$defs/streamOffset" },
+            "code": { "type": "integer", "minimum": 1000, "maximum": 4999, "description": "Default 1000." },
+            "reason": { "type": "string" }
+          }
+        }
+      }
+    },
+    "webSocketMessage": {
+      "type": "object",
+      "additionalProperties": false,
+      "oneOf": [ { "required": ["text"] }, { "required": ["json"] }, { "required": ["binary"] } ],
+      "properties": {
+        "at": { "$ref": "#/$defs/streamOffset", "description": "Default the previous message's offset." },
+        "text": { "type": "string" },
+        "json": { "description": "Sent as compact JSON text." },
+        "binary": { "type": "string", "description": "The bytes in base64." }
+      }
+    },
     "streamItem": {
       "type": "object",
       "additionalProperties": false,
@@ -641,7 +692,7 @@ public enum ScenarioSchema {
         },
         "url": {
           "type": "string",
-          "pattern": "^https?://[^?]+$",
+          "pattern": "^(https?|wss?)://[^?]+$",
           "description": "The exact URL without its query."
         },
         "urlPattern": {
@@ -678,7 +729,10 @@ public enum ScenarioSchema {
         "anyOf": [
           { "required": ["body", "bodyFile"] },
           { "required": ["body", "stream"] },
-          { "required": ["bodyFile", "stream"] }
+          { "required": ["bodyFile", "stream"] },
+          { "required": ["webSocket", "body"] },
+          { "required": ["webSocket", "bodyFile"] },
+          { "required": ["webSocket", "stream"] }
         ]
       },
       "properties": {
@@ -699,6 +753,9 @@ public enum ScenarioSchema {
         },
         "stream": {
           "$ref": "#/$defs/stream"
+        },
+        "webSocket": {
+          "$ref": "#/$defs/webSocket"
         },
         "template": {
           "type": "boolean",

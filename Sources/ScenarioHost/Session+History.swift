@@ -102,7 +102,7 @@ extension Session {
         case .removeRoute(let name): try await removeRouteNow(name)
         case .setNetworkConditions(let conditions): try await live().network.setConditions(conditions)
         case .pushToStream(let stream, let bytes): try await pushNow(bytes, into: stream)
-        case .closeStream(let stream, let fault): try await closeNow(stream, fault: fault)
+        case .closeStream(let stream, let fault, let frame): try await closeNow(stream, fault: fault, frame: frame)
         case .clearJournal: journaling.clear()
         case .reset: try await restart()
         }

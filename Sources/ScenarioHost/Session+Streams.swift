@@ -22,13 +22,14 @@ extension Session {
     }
 
     /// Ends open stream `stream`: the server closes it (`fault` nil) or it breaks off with `fault`; returns the
-    /// settled state once the Model has seen the end. A step of the history.
+    /// settled state once the Model has seen the end; a WebSocket closes with `frame` (code 1000 unless given). A
+    /// step of the history.
     /// - Throws: ``HostError`` `.unknownStream` when no stream of that number is open.
-    public func closeStream(_ stream: Int, fault: TransportError? = nil) async throws(HostError) -> ModelState {
+    public func closeStream(_ stream: Int, fault: TransportError? = nil, frame: WebSocketClose? = nil) async throws(HostError) -> ModelState {
         await takeTurn()
         defer { endTurn() }
-        try await closeNow(stream, fault: fault)
-        return try await settleSteered(.closeStream(stream: stream, fault: fault), "the end of stream \(stream)")
+        try await closeNow(stream, fault: fault, frame: frame)
+        return try await settleSteered(.closeStream(stream: stream, fault: fault, frame: frame), "the end of stream \(stream)")
     }
 
     /// After a push or a close, holding the turn: lets the Model read it, publishes the state and keeps the step.
@@ -52,10 +53,10 @@ extension Session {
         logger.info("\(bytes.count) bytes pushed into stream \(stream)")
     }
 
-    func closeNow(_ stream: Int, fault: TransportError?) async throws(HostError) {
+    func closeNow(_ stream: Int, fault: TransportError?, frame: WebSocketClose?) async throws(HostError) {
         let network = try live().network
         do {
-            try await network.close(stream, with: fault.map { .drop($0) } ?? .close)
+            try await network.close(stream, with: fault.map { .drop($0) } ?? .close, frame: frame)
         } catch {
             throw try await steeringError(error, stream)
         }

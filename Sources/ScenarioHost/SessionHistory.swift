@@ -28,8 +28,8 @@ public struct SessionHistory: Sendable {
         case setNetworkConditions(NetworkConditions)
         /// Bytes a client pushed into an open stream (numbered by its request's journal sequence number).
         case pushToStream(stream: Int, bytes: Data)
-        /// A client ended an open stream: closed, or dropped with a fault.
-        case closeStream(stream: Int, fault: TransportError?)
+        /// A client ended an open stream: closed (a WebSocket with its frame), or dropped with a fault.
+        case closeStream(stream: Int, fault: TransportError?, frame: WebSocketClose?)
         case clearJournal
         case reset
     }

@@ -85,11 +85,14 @@ import Yams
         Call(operationId: "performAction", method: "POST", path: "/v1/sessions/as1/actions/send", body: #"{"text":"Hi"}"#, status: 200),
         Call(operationId: "advanceClock", method: "POST", path: "/v1/sessions/as1/clock/advance", body: #"{"by":"1s"}"#, status: 200),
         Call(operationId: "listStreams", method: "GET", path: "/v1/sessions/as1/streams", status: 200),
-        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/1/push",
+        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/2/push",
              body: #"{"event":"token","id":"2","data":"{\"text\":\" hard\"}"}"#, status: 200),
-        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/1/push", body: #"{"text":": a comment\n\n"}"#, status: 200),
+        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/2/push", body: #"{"text":": a comment\n\n"}"#, status: 200),
         Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/as1/journal", status: 200),
-        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/1/close", body: #"{"fault":"timeout"}"#, status: 200),
+        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/2/close", body: #"{"fault":"timeout"}"#, status: 200),
+        Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/as1/journal", status: 200),
+        // Stream 1 is the Assistant's presence WebSocket: the server closes it with a frame.
+        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/1/close", body: #"{"code":4001,"reason":"maintenance"}"#, status: 200),
         Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/as1/journal", status: 200),
     ]
 
@@ -157,12 +160,14 @@ import Yams
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"agreement-recorded"}"#, status: 409, code: "scenarioExists"),
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{"name":"../escape"}"#, status: 400, code: "invalidScenarioName"),
         Call(operationId: "saveRecording", method: "POST", path: "/v1/sessions/rec1/recording", body: #"{}"#, status: 400, code: "invalidRequest"),
-        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/1/push", body: #"{"data":"x"}"#, status: 404, code: "unknownStream"),
-        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/1/push", body: #"{"data":"x","text":"y"}"#, status: 400, code: "invalidRequest"),
-        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/1/push", body: #"{"event":"token"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/2/push", body: #"{"data":"x"}"#, status: 404, code: "unknownStream"),
+        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/2/push", body: #"{"data":"x","text":"y"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/2/push", body: #"{"event":"token"}"#, status: 400, code: "invalidRequest"),
         Call(operationId: "pushToStream", method: "POST", path: "/v1/sessions/as1/streams/one/push", body: #"{"data":"x"}"#, status: 400, code: "invalidRequest"),
-        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/1/close", body: #"{"fault":"gremlins"}"#, status: 400, code: "invalidRequest"),
-        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/1/close", status: 404, code: "unknownStream"),
+        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/2/close", body: #"{"fault":"gremlins"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/2/close", status: 404, code: "unknownStream"),
+        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/1/close", body: #"{"code":1006}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/1/close", body: #"{"code":4000,"fault":"timeout"}"#, status: 400, code: "invalidRequest"),
     ]
 
     /// A scenario of fixtured's Greeter, whose profile service has a nested object, optional members, a map and a list.

@@ -72,6 +72,9 @@ import Testing
             $0["error"] == "The assistant could not finish: The model is overloaded; try again in a minute."
                 && $0["messages"]?.last == ["role": "assistant", "text": "Let me ", "status": "failed"]
         },
+        Drive(scenario: "assistant-socket-error", steps: [.advance("6s")], expectation: "the presence socket closed with 1011") {
+            $0["presenceError"] == "Presence closed (1011: presence service restarting)." && $0["assistantOnline"] == false
+        },
         Drive(scenario: "assistant-stalled", steps: [.action("send", ["text": "Hi"]), .advance("1m")],
               expectation: "the reply hangs after its first token") {
             $0["messages"]?.last == ["role": "assistant", "text": "Thinking", "status": "streaming"] && $0["isReplying"] == true

@@ -24,6 +24,9 @@ struct Chat: Decodable, Sendable, Equatable {
     var messages: [Message]
     var isReplying: Bool
     var error: String?
+    var assistantOnline: Bool
+    var assistantTyping: Bool
+    var presenceError: String?
     var reply: Message? { messages.last }
 }
 
@@ -47,12 +50,12 @@ struct Chat: Decodable, Sendable, Equatable {
             #expect(chat.reply == .init(role: "assistant", text: Self.tokens.joined(), status: "complete"))
             #expect(!chat.isReplying)
 
-            let entry = try #require(try await session.requests().first)
+            let entry = try #require(try await session.requests().first { $0.url.hasSuffix("/replies") })
             let transcript = try #require(entry.stream)
             #expect(transcript.kind == .events)
             #expect(transcript.chunks.count == 6)
             #expect(transcript.chunks.map { $0.time.timeIntervalSince(entry.time) } == [0.5, 1, 1.5, 2, 2.5, 3])
-            #expect(try await session.client.streams(session: session.id).isEmpty)
+            #expect(try await session.client.streams(session: session.id).map(\.kind) == [.webSocket])
         }
     }
 
@@ -73,7 +76,7 @@ struct Chat: Decodable, Sendable, Equatable {
             chat = try await session.state(as: Chat.self)
             #expect(chat.messages.count == 2)
             #expect(chat.reply == .init(role: "assistant", text: Self.tokens.joined(), status: "complete"))
-            let streams = try await session.requests().compactMap(\.stream)
+            let streams = try await session.requests().compactMap(\.stream).filter { $0.kind == .events }
             #expect(streams.map(\.state) == [.dropped, .cancelled])
             #expect(streams.first?.fault == "connectionReset")
         }
@@ -85,7 +88,7 @@ struct Chat: Decodable, Sendable, Equatable {
         try await withScenario("assistant-stalled", daemon: try await mode.start()) { session in
             try await session.perform("send", ["text": "Hi"])
             _ = try await session.advanceClock(by: "1m")
-            let open = try #require(try await session.client.streams(session: session.id).first)
+            let open = try #require(try await session.client.streams(session: session.id).first { $0.kind == .events })
             #expect(open.delivered == 1)
             #expect(open.pending == 0)
             #expect(open.route == "reply")
@@ -98,6 +101,45 @@ struct Chat: Decodable, Sendable, Equatable {
                 try await session.client.closeStream(open.stream, session: session.id)
             }
             #expect(refused?.description.contains("has no open stream") == true, "\(String(describing: refused))")
+        }
+    }
+
+    /// The presence WebSocket: online after its first message, typing while a reply streams (a reply the server
+    /// chose by matching the Model's message), and a close code the Model reports.
+    @Test(arguments: AssistantMode.allCases)
+    func thePresenceChannelFollowsTheConversationAndReportsItsCloseCode(mode: AssistantMode) async throws {
+        let daemon = try await mode.start()
+        try await withScenario("assistant-happy", daemon: daemon) { session in
+            #expect(try await session.state(as: Chat.self).assistantOnline == false)
+            _ = try await session.advanceClock(by: "100ms")
+            #expect(try await session.state(as: Chat.self).assistantOnline)
+            let typing = try await session.perform("send", ["text": "Hi"], as: Chat.self)
+            #expect(typing.assistantTyping)
+            _ = try await session.advanceClock(by: "2999ms")
+            #expect(try await session.state(as: Chat.self).assistantTyping)
+            _ = try await session.advanceClock(by: "1ms")
+            #expect(try await session.state(as: Chat.self).assistantTyping == false)
+
+            let socket = try #require(try await session.requests().first { $0.url.hasPrefix("wss:") }?.stream)
+            #expect(socket.kind == .webSocket)
+            #expect(socket.chunks.map { ($0.sent == true ? "> " : "< ") + $0.text } == [
+                #"< {"online":true,"type":"online"}"#, #"> {"type":"sent"}"#,
+                #"< {"type":"typing","typing":true}"#, #"< {"type":"typing","typing":false}"#,
+            ])
+            // The server side closes it now, with a frame of the test's choosing.
+            let open = try #require(try await session.client.streams(session: session.id).first { $0.kind == .webSocket })
+            let closed = try await session.client.closeWebSocket(open.stream, code: 4001, reason: "maintenance", session: session.id)
+            let chat = try JSONDecoder.services.decode(Chat.self, from: closed.jsonData)
+            #expect(chat.presenceError == "Presence closed (4001: maintenance).")
+            #expect(!chat.assistantOnline)
+        }
+        try await withScenario("assistant-socket-error", daemon: daemon) { session in
+            _ = try await session.advanceClock(by: "4999ms")
+            #expect(try await session.state(as: Chat.self).assistantOnline)
+            _ = try await session.advanceClock(by: "1ms")
+            let chat = try await session.state(as: Chat.self)
+            #expect(chat.presenceError == "Presence closed (1011: presence service restarting).")
+            #expect(!chat.assistantOnline)
         }
     }
 

@@ -77,7 +77,7 @@ import Testing
         Case("route-extends-without-parent", 5, 16, "network.routes[0] extends a route, but this scenario extends no scenario; add 'extends: SCENARIO' at the top, or write the whole route."),
         Case("missing-model", 1, 1, "no 'model'; name the Model this scenario runs (FeedReader, Ratings) or extend a scenario that does."),
         Case("no-response", 5, 7, "network.routes[0] has no 'response' or 'responses'; say what matching requests get, or add 'live: true' to send them to the real server."),
-        Case("relative-url", 7, 14, "network.routes[0].request.url must be an absolute http or https URL, got '/feed.json'."),
+        Case("relative-url", 7, 14, "network.routes[0].request.url must be an absolute http or https URL (ws or wss for a WebSocket), got '/feed.json'."),
         Case("response-and-responses", 5, 7, "network.routes[0] has both 'response' and 'responses'; keep one."),
         Case("route-without-name", 5, 7, "network.routes[0] is missing the required key 'name'."),
         Case("routes-not-a-list", 5, 5, "network.routes must be a list of routes, got a mapping."),
