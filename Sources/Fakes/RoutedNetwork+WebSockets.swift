@@ -59,13 +59,22 @@ extension RoutedNetwork {
         closedSockets[id] ?? nil
     }
 
-    /// A live route's WebSocket: not relayed yet, so the handshake fails, journaled as such.
+    /// A live route's WebSocket, opened by the live network (whose messages are not journaled: scenariod's own live
+    /// network has no WebSocket client yet and refuses the connection, as a team's may not).
     private func openLiveSocket(_ request: NetworkRequest, _ arrived: NetworkExchange) async throws(TransportError) -> WebSocketConnection {
         var exchange = arrived
         exchange.live = true
-        exchange.fault = TransportError.connectionRefused.rawValue
-        await journal(exchange)
-        throw .connectionRefused
+        do throws(TransportError) {
+            guard let upstream else { throw .offline }
+            let connection = try await upstream.webSocket(request)
+            exchange.status = 101
+            await journal(exchange)
+            return connection
+        } catch {
+            exchange.fault = error.rawValue
+            await journal(exchange)
+            throw error
+        }
     }
 }
 

@@ -47,6 +47,20 @@ actor Recorder: NetworkService {
         return NetworkStream(head: stream.head, source: source)
     }
 
+    /// Records the live network's answer to a WebSocket handshake (scenariod's refuses it), so a replay answers alike.
+    func webSocket(_ request: NetworkRequest) async throws(TransportError) -> WebSocketConnection {
+        sequence += 1
+        let number = sequence
+        do {
+            let connection = try await live.webSocket(request)
+            keep(RecordedExchange(sequence: number, request: request, result: .success(NetworkResponse(status: 101))))
+            return connection
+        } catch {
+            keep(RecordedExchange(sequence: number, request: request, result: .failure(error)))
+            throw error
+        }
+    }
+
     fileprivate func note(_ sequence: Int, chunk: Data, at offset: Duration) {
         guard let index = exchanges.lastIndex(where: { $0.sequence == sequence }) else { return }
         exchanges[index].stream?.items.append(StreamScript.Item(offset: offset, bytes: chunk))

@@ -31,14 +31,16 @@ def streams(tmp_path):
 
 
 def stalled_reply(daemon, session):
-    """A session of assistant-stalled whose reply has read its first event and hangs: its one open stream."""
+    """A session of assistant-stalled whose reply has read its first event and hangs: its open stream of events."""
     daemon.session("assistant-stalled", session)
     daemon.act(session, "send", text="Hi")
     daemon.call("POST", f"/v1/sessions/{session}/clock/advance", expect=200, json={"by": "1s"})
-    open_streams = daemon.call("GET", f"/v1/sessions/{session}/streams", expect=200).json()["streams"]
-    assert len(open_streams) == 1 and open_streams[0]["delivered"] == 1 and open_streams[0]["state"] == "open", open_streams
-    assert "Thinking" in open_streams[0]["lastChunk"]["text"], open_streams
-    return open_streams[0]
+    listed = daemon.call("GET", f"/v1/sessions/{session}/streams", expect=200).json()["streams"]
+    # The Assistant's presence WebSocket is open too; the reply is the one stream of events.
+    replies = [stream for stream in listed if stream["kind"] == "events"]
+    assert len(replies) == 1 and replies[0]["delivered"] == 1 and replies[0]["state"] == "open", listed
+    assert "Thinking" in replies[0]["lastChunk"]["text"], listed
+    return replies[0]
 
 
 def panel(browser):
@@ -112,10 +114,10 @@ def test_a_presenter_sees_a_stalled_reply_pushes_the_rest_and_closes_it(streams)
     shoot(browser, "streams-02-pushed")
 
     browser.find_element(By.CSS_SELECTOR, f'#streams li[data-stream="{number}"] button[data-close="{number}"]').click()
-    wait(browser, lambda: panel(browser)["open"] == [], "the closed stream to leave the panel")
+    wait(browser, lambda: open_stream(browser, number) is None, "the closed stream to leave the panel")
     text = panel(browser)["text"]
-    assert "No open streams." in text and f"Stream {number} (reply) ended: closed" in text, text
-    assert daemon.call("GET", "/v1/sessions/stalled/streams", expect=200).json()["streams"] == []
+    assert f"Stream {number} (reply) ended: closed" in text, text
+    assert [s["kind"] for s in daemon.call("GET", "/v1/sessions/stalled/streams", expect=200).json()["streams"]] == ["webSocket"]
     assert last_message(daemon, "stalled")["text"] == "Thinking hard"
     shoot(browser, "streams-03-closed")
     errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
@@ -138,11 +140,11 @@ def test_a_pushed_chunk_shows_as_text_and_drop_breaks_the_stream_off(streams):
     # Drop breaks the stream off with a transport error; the panel keeps a line saying how it ended.
     browser.execute_script("window.stashed = document.querySelector(`#streams li[data-stream='${arguments[0]}']`)", number)
     browser.find_element(By.CSS_SELECTOR, f'#streams li[data-stream="{number}"] button[data-drop="{number}"]').click()
-    wait(browser, lambda: panel(browser)["open"] == [], "the dropped stream to leave the panel")
+    wait(browser, lambda: open_stream(browser, number) is None, "the dropped stream to leave the panel")
     text = panel(browser)["text"]
     assert f"Stream {number} (reply) ended: dropped (connectionReset)" in text, text
     wait(browser, lambda: (daemon.state("dropped").get("error") or "").startswith("The reply was cut off:"), "the Model to see the drop")
-    assert daemon.call("GET", "/v1/sessions/dropped/streams", expect=200).json()["streams"] == []
+    assert [s["kind"] for s in daemon.call("GET", "/v1/sessions/dropped/streams", expect=200).json()["streams"]] == ["webSocket"]
     assert banner_text(browser) == ""
     shoot(browser, "streams-04-dropped")
 
