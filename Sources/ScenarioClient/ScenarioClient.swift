@@ -224,13 +224,18 @@ public struct ScenarioClient: Sendable {
     /// has seen the end.
     @discardableResult
     public func closeStream(_ stream: Int, fault: TransportError? = nil, session: String = defaultSession) async throws -> JSONValue {
-        try await send("POST", sessionPath(session, "/streams/\(stream)/close"), body: CloseStreamRequest(fault: fault?.rawValue))
+        try await closeStream(stream, CloseStreamRequest(fault: fault?.rawValue), session: session)
+    }
+    /// Ends open stream `stream` as `request` says (a fault, or a WebSocket's close frame); returns the Model's state.
+    @discardableResult
+    public func closeStream(_ stream: Int, _ request: CloseStreamRequest, session: String = defaultSession) async throws -> JSONValue {
+        try await send("POST", sessionPath(session, "/streams/\(stream)/close"), body: request)
     }
     /// Closes open WebSocket `stream` from the server's side with a close frame; returns the Model's state once it
     /// has seen the close.
     @discardableResult
     public func closeWebSocket(_ stream: Int, code: Int = 1000, reason: String = "", session: String = defaultSession) async throws -> JSONValue {
-        try await send("POST", sessionPath(session, "/streams/\(stream)/close"), body: CloseStreamRequest(code: code, reason: reason))
+        try await closeStream(stream, CloseStreamRequest(code: code, reason: reason), session: session)
     }
 
     // MARK: Recording
