@@ -25,8 +25,7 @@ extension RoutedNetwork {
             throw error
         }
         exchange.status = upstream.head.status.code
-        let events = upstream.head.headerFields[.contentType]?.lowercased().hasPrefix("text/event-stream") ?? false
-        exchange.stream = StreamTranscript(kind: events ? .events : .chunks, openedAt: await clock.now(), pending: 0, nextAt: nil)
+        exchange.stream = StreamTranscript(kind: StreamTranscript.Kind(of: upstream.head), openedAt: await clock.now(), pending: 0, nextAt: nil)
         liveStreams[exchange.sequence] = exchange
         await journal(exchange)
         return NetworkStream(head: upstream.head, source: LiveStreamRelay(network: self, id: exchange.sequence, upstream: upstream.body.source))

@@ -20,9 +20,46 @@ struct OpenStream {
         var frame: WebSocketClose?
     }
 
+    /// What is still to come, by due instant (of equal instants, in the order queued). Taken from the front in O(1):
+    /// a stream of thousands of events delivers each without moving the rest.
+    struct DueQueue {
+        private var items: [Queued] = []
+        private var start = 0
+
+        var first: Queued? { start < items.count ? items[start] : nil }
+        var count: Int { items.count - start }
+
+        /// Adds `item` after everything due at or before it; a script's items, in order, are appended.
+        mutating func insert(_ item: Queued) {
+            if items.last.map({ $0.due <= item.due }) ?? true {
+                items.append(item)
+            } else {
+                let index = items[start...].lastIndex { $0.due <= item.due }.map { $0 + 1 } ?? start
+                items.insert(item, at: index)
+            }
+        }
+
+        mutating func removeFirst() -> Queued {
+            let item = items[start]
+            start += 1
+            // Let go of what was taken once it is most of the array.
+            if start > 64, start * 2 > items.count {
+                items.removeFirst(start)
+                start = 0
+            }
+            return item
+        }
+
+        mutating func removeAll(where predicate: (Queued) -> Bool) {
+            items = Array(items[start...]).filter { !predicate($0) }
+            start = 0
+        }
+
+        func count(where predicate: (Queued) -> Bool) -> Int { items[start...].count(where: predicate) }
+    }
+
     var exchange: NetworkExchange
-    /// What is still to come, by due instant (of equal instants, in the order queued).
-    var queue: [Queued] = []
+    var queue = DueQueue()
     /// How it ends; nil while it stays open (a stall, a WebSocket with no close).
     var ending: Ending?
     /// For a WebSocket: how the server answers the Model's messages.
@@ -39,8 +76,7 @@ struct OpenStream {
     }
 
     mutating func enqueue(_ item: Queued) {
-        let index = queue.lastIndex { $0.due <= item.due }.map { $0 + 1 } ?? 0
-        queue.insert(item, at: index)
+        queue.insert(item)
     }
 
     /// Updates the journal's view of what is still to come.
@@ -49,6 +85,14 @@ struct OpenStream {
         let nextAt = queue.first?.due
         exchange.stream?.pending = pending
         exchange.stream?.nextAt = nextAt
+    }
+}
+
+extension StreamTranscript.Kind {
+    /// `events` for a `text/event-stream` head, else `chunks`.
+    init(of head: HTTPResponse) {
+        let type = head.headerFields[.contentType]?.lowercased() ?? ""
+        self = type.hasPrefix("text/event-stream") ? .events : .chunks
     }
 }
 
@@ -71,8 +115,7 @@ extension RoutedNetwork {
         guard let script = outcome.stream, case .response(let response) = outcome.result else {
             preconditionFailure("open(_:_:) takes a streamed response")
         }
-        let events = response.head.headerFields[.contentType]?.lowercased().hasPrefix("text/event-stream") ?? false
-        let id = try await openQueue(outcome, arrived, kind: events ? .events : .chunks) { stream, openedAt in
+        let id = try await openQueue(outcome, arrived, kind: StreamTranscript.Kind(of: response.head)) { stream, openedAt in
             for item in script.items { stream.enqueue(.init(due: openedAt.adding(item.offset), bytes: item.bytes)) }
             if script.end != .stall {
                 stream.ending = .init(due: openedAt.adding(script.endOffset), end: script.end)

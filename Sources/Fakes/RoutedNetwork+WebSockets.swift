@@ -33,7 +33,7 @@ extension RoutedNetwork {
 
     /// The Model's message on socket `id`: journaled, and answered by the first reply whose matcher takes it.
     func socketSend(_ message: WebSocketMessage, on id: Int) async throws(TransportError) {
-        guard streams[id] != nil else { throw closedSockets[id] != nil ? .connectionReset : .cancelled }
+        guard streams[id] != nil else { throw .connectionReset }
         let now = await clock.now()
         let text = message.isBinary ? message.bytes.base64EncodedString() : String(decoding: message.bytes, as: UTF8.self)
         streams[id]!.exchange.stream?.append(StreamChunk(time: now, text: text, sent: true, binary: message.isBinary ? true : nil))

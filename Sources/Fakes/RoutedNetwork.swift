@@ -214,9 +214,8 @@ public actor RoutedNetwork: NetworkService {
             return (await deliver(outcome), exchange)
         }
         // Journaled as it arrives, pending, and again once the clock has moved far enough to deliver it.
-        let (seconds, attoseconds) = outcome.delay.components
         exchange.pending = true
-        exchange.deliversAt = exchange.time.addingTimeInterval(Double(seconds) + Double(attoseconds) * 1e-18)
+        exchange.deliversAt = exchange.time.adding(outcome.delay)
         await journal(exchange)
         let result = await deliver(outcome)
         exchange.pending = false

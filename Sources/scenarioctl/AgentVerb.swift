@@ -103,6 +103,36 @@ struct AgentVerb: Sendable {
             let conditions = NetworkConditionsBody(offline: arguments["offline"] == .bool(true) ? true : nil, fault: arguments.string("fault"), delay: arguments.string("delay"))
             return .encoding(try await client.setNetworkConditions(conditions, session: arguments.session()))
         },
+        AgentVerb(name: "list_streams", description: "The session's open streams (server-sent events, chunked bodies) and WebSockets: each one's number, route, how many chunks or messages the Model has read, how many are to come and when the next is due.",
+                  schema: schema(["session": session]), annotations: .init(readOnlyHint: true, openWorldHint: false)) { client, arguments in
+            .object(["streams": .encoding(try await client.streams(session: arguments.session()))])
+        },
+        AgentVerb(name: "push_to_stream", description: "Play the server of an open stream: send an event (data, with event and id) or raw text (a WebSocket's text message) now. Returns the Model's state once it has read it.",
+                  schema: schema([
+                      "session": session,
+                      "stream": property("integer", "The stream's number (list_streams)."),
+                      "data": property("string", "The event's data."),
+                      "event": property("string", "The event's type."),
+                      "id": property("string", "The event's id."),
+                      "text": property("string", "Raw text sent exactly as written, instead of an event; for a WebSocket, the message."),
+                  ], required: ["stream"]),
+                  annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false)) { client, arguments in
+            let push = PushToStreamRequest(data: arguments.string("data"), event: arguments.string("event"), id: arguments.string("id"),
+                                           text: arguments.string("text"))
+            return try await client.pushToStream(arguments.integer("stream") ?? 0, push, session: arguments.session())
+        },
+        AgentVerb(name: "close_stream", description: "Play the server of an open stream: close it (a WebSocket with code and reason), or break it off with a transport fault. Returns the Model's state once it has seen the end.",
+                  schema: schema([
+                      "session": session,
+                      "stream": property("integer", "The stream's number (list_streams)."),
+                      "fault": property("string", "Break it off with this transport error instead: timeout, connectionReset, connectionRefused, offline, cancelled."),
+                      "code": property("integer", "A WebSocket's close code; default 1000."),
+                      "reason": property("string", "A WebSocket's close reason."),
+                  ], required: ["stream"]),
+                  annotations: .init(destructiveHint: true, idempotentHint: false, openWorldHint: false)) { client, arguments in
+            let close = CloseStreamRequest(fault: arguments.string("fault"), code: arguments.integer("code"), reason: arguments.string("reason"))
+            return try await client.closeStream(arguments.integer("stream") ?? 0, close, session: arguments.session())
+        },
         AgentVerb(name: "edit_store", description: "Set or remove a key of the session's key-value store, as if the Model's store held it.",
                   schema: schema([
                       "session": session,

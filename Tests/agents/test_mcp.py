@@ -38,7 +38,8 @@ def test_tools_are_the_daemons_verbs_and_each_models_actions(daemon, scenarioctl
 
     tools = {tool.name: tool for tool in agent(daemon, scenarioctl, body)}
     for verb in ["list_scenarios", "list_models", "open_session", "close_session", "read_state", "read_journal",
-                 "move_clock", "set_network_conditions", "edit_store", "rewind", "save_scenario"]:
+                 "move_clock", "set_network_conditions", "list_streams", "push_to_stream", "close_stream", "edit_store", "rewind",
+                 "save_scenario"]:
         assert verb in tools, f"{verb} missing from {sorted(tools)}"
     action_tools = [name for name in tools if "_" in name and name.split("_")[0] in {m["name"].lower() for m in models}]
     assert len(action_tools) == sum(len(model["actions"]) for model in models) >= 5
