@@ -98,10 +98,30 @@ public struct RouteOutcome: Sendable {
     public var template: ResponseTemplate?
     /// For a response: its body streamed chunk by chunk on the session's clock, or nil for a body sent whole.
     /// ``RoutedNetwork/send(_:)`` answers a streamed route with the whole body once the stream has ended.
-    public var stream: StreamScript?
+    public var stream: StreamScript? {
+        get { scripts?.stream }
+        set { scripts = Scripts(stream: newValue, webSocket: webSocket) }
+    }
     /// For a WebSocket route: the server's side of the conversation. ``RoutedNetwork/webSocket(_:)`` connects only
     /// to a route that has one.
-    public var webSocket: WebSocketScript?
+    public var webSocket: WebSocketScript? {
+        get { scripts?.webSocket }
+        set { scripts = Scripts(stream: stream, webSocket: newValue) }
+    }
+
+    /// A stream's or a WebSocket's script, behind one reference: most outcomes have neither, and an outcome is copied
+    /// into every exchange's async frames, so they cost those one word.
+    private final class Scripts: Sendable {
+        let stream: StreamScript?
+        let webSocket: WebSocketScript?
+        init?(stream: StreamScript?, webSocket: WebSocketScript?) {
+            guard stream != nil || webSocket != nil else { return nil }
+            self.stream = stream
+            self.webSocket = webSocket
+        }
+    }
+
+    private var scripts: Scripts?
 
     /// Creates an outcome.
     public init(_ result: Result, delay: Duration = .zero, after: Condition? = nil, template: ResponseTemplate? = nil,
@@ -110,7 +130,6 @@ public struct RouteOutcome: Sendable {
         self.delay = delay
         self.after = after
         self.template = template
-        self.stream = stream
-        self.webSocket = webSocket
+        self.scripts = Scripts(stream: stream, webSocket: webSocket)
     }
 }

@@ -30,52 +30,98 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     }
 
     /// How the stream stands.
-    public var state: State
+    public var state: State {
+        get { storage.fields.state }
+        set { update { $0.state = newValue } }
+    }
     /// When its head arrived and it opened, on the session's clock (its request's time plus the answer's delay).
-    public var openedAt: Date
-    /// `events` for server-sent events (a `text/event-stream` head), `chunks` for any other streamed body.
-    public var kind: Kind
+    public var openedAt: Date {
+        get { storage.fields.openedAt }
+        set { update { $0.openedAt = newValue } }
+    }
+    /// `events` for server-sent events (a `text/event-stream` head), `webSocket` for a WebSocket, `chunks` for any
+    /// other streamed body.
+    public var kind: Kind {
+        get { storage.fields.kind }
+        set { update { $0.kind = newValue } }
+    }
     /// For a dropped stream, the transport error the Model's read threw.
-    public var fault: String?
+    public var fault: String? {
+        get { storage.fields.fault }
+        set { update { $0.fault = newValue } }
+    }
     /// For a closed WebSocket, the close frame (the server's, or the Model's when it closed first).
-    public var close: WebSocketClose?
+    public var close: WebSocketClose? {
+        get { storage.fields.close }
+        set { update { $0.close = newValue } }
+    }
     /// Scripted chunks not yet delivered.
-    public var pending: Int
+    public var pending: Int {
+        get { storage.fields.pending }
+        set { update { $0.pending = newValue } }
+    }
     /// When the next scripted chunk is due, on the session's clock; nil when none is.
-    public var nextAt: Date?
+    public var nextAt: Date? {
+        get { storage.fields.nextAt }
+        set { update { $0.nextAt = newValue } }
+    }
     /// The number of chunks delivered.
-    public private(set) var delivered: Int
-    private var log: ChunkLog
+    public var delivered: Int { storage.fields.delivered }
+
+    /// The fields, behind one reference: every journal entry carries an optional transcript, so it costs a request
+    /// that is not streamed one word, not a hundred bytes in every copy and every async frame that holds one.
+    private struct Fields {
+        var state: State
+        var openedAt: Date
+        var kind: Kind
+        var fault: String?
+        var close: WebSocketClose?
+        var pending: Int
+        var nextAt: Date?
+        var delivered: Int
+        var log: ChunkLog
+    }
+
+    // Sendable by hand: its fields change only through a transcript that holds the one reference (copy on write).
+    private final class Storage: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        change(&storage.fields)
+    }
 
     /// Creates the transcript of a stream just opened.
     public init(kind: Kind, openedAt: Date, pending: Int, nextAt: Date?) {
-        self.state = .open
-        self.openedAt = openedAt
-        self.kind = kind
-        self.pending = pending
-        self.nextAt = nextAt
-        self.delivered = 0
-        self.log = ChunkLog([])
+        storage = Storage(Fields(state: .open, openedAt: openedAt, kind: kind, pending: pending, nextAt: nextAt, delivered: 0,
+                                 log: ChunkLog([])))
     }
 
     /// Whether the stream has delivered a chunk or ended: its journal entry exists already and is updated in place.
     public var hasProgressed: Bool { delivered > 0 || state != .open }
 
     /// The chunks delivered, oldest first.
-    public var chunks: [StreamChunk] { log.prefix(delivered) }
+    public var chunks: [StreamChunk] { storage.fields.log.prefix(delivered) }
 
     /// Records `chunk` as delivered.
     public mutating func append(_ chunk: StreamChunk) {
-        // Another copy appended past this one's end: this copy goes on with a log of its own.
-        if !log.append(chunk, at: delivered) {
-            log = ChunkLog(chunks + [chunk])
+        update { fields in
+            // Another copy appended past this one's end: this copy goes on with a log of its own.
+            if !fields.log.append(chunk, at: fields.delivered) {
+                fields.log = ChunkLog(fields.log.prefix(fields.delivered) + [chunk])
+            }
+            fields.delivered += 1
         }
-        delivered += 1
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.state == rhs.state && lhs.openedAt == rhs.openedAt && lhs.kind == rhs.kind && lhs.fault == rhs.fault && lhs.close == rhs.close && lhs.pending == rhs.pending && lhs.nextAt == rhs.nextAt
-            && lhs.delivered == rhs.delivered && (lhs.log === rhs.log || lhs.chunks == rhs.chunks)
+        lhs.state == rhs.state && lhs.openedAt == rhs.openedAt && lhs.kind == rhs.kind && lhs.fault == rhs.fault && lhs.close == rhs.close
+            && lhs.pending == rhs.pending && lhs.nextAt == rhs.nextAt && lhs.delivered == rhs.delivered
+            && (lhs.storage.fields.log === rhs.storage.fields.log || lhs.chunks == rhs.chunks)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -88,16 +134,12 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        state = try container.decode(State.self, forKey: .state)
-        openedAt = try container.decode(Date.self, forKey: .openedAt)
-        kind = try container.decode(Kind.self, forKey: .kind)
-        fault = try container.decodeIfPresent(String.self, forKey: .fault)
-        close = try container.decodeIfPresent(WebSocketClose.self, forKey: .close)
-        pending = try container.decode(Int.self, forKey: .pending)
-        nextAt = try container.decodeIfPresent(Date.self, forKey: .nextAt)
         let chunks = try container.decode([StreamChunk].self, forKey: .chunks)
-        delivered = chunks.count
-        log = ChunkLog(chunks)
+        storage = Storage(Fields(
+            state: try container.decode(State.self, forKey: .state), openedAt: try container.decode(Date.self, forKey: .openedAt),
+            kind: try container.decode(Kind.self, forKey: .kind), fault: try container.decodeIfPresent(String.self, forKey: .fault),
+            close: try container.decodeIfPresent(WebSocketClose.self, forKey: .close), pending: try container.decode(Int.self, forKey: .pending),
+            nextAt: try container.decodeIfPresent(Date.self, forKey: .nextAt), delivered: chunks.count, log: ChunkLog(chunks)))
     }
 
     public func encode(to encoder: any Encoder) throws {
