@@ -2,29 +2,13 @@
 `python3 Benchmarks/harness/session_memory.py BINARY SCENARIOS [COUNT]` starts the daemon on a socket in a temporary
 directory, opens COUNT (default 3,000) sessions of offline-demo over it and prints the growth of its VmRSS per session.
 """
-import http.client
-import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
-
-class UnixHTTP(http.client.HTTPConnection):
-    def __init__(self, path):
-        super().__init__("localhost")
-        self.socket_path = path
-
-    def connect(self):
-        self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.connect(self.socket_path)
-
-
-def resident(pid):
-    with open(f"/proc/{pid}/status") as status:
-        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS"))
+from daemon import UnixHTTPConnection, call, resident_bytes
 
 
 def main():
@@ -38,23 +22,18 @@ def main():
             deadline = time.monotonic() + 10
             while not os.path.exists(path) and time.monotonic() < deadline:
                 time.sleep(0.05)
-            connection = UnixHTTP(path)
+            connection = UnixHTTPConnection(path)
 
             def open_session():
-                connection.request("POST", "/v1/sessions", body=json.dumps({"scenario": "offline-demo"}),
-                                   headers={"Content-Type": "application/json"})
-                response = connection.getresponse()
-                response.read()
-                if response.status != 201:
-                    raise RuntimeError(f"POST /v1/sessions answered {response.status}")
+                call(connection, "POST", "/v1/sessions", {"scenario": "offline-demo"}, expect=201)
 
             open_session()
             time.sleep(0.5)
-            before = resident(daemon.pid)
+            before = resident_bytes(daemon.pid)
             for _ in range(count):
                 open_session()
             time.sleep(1.0)
-            print(f"{binary}: {(resident(daemon.pid) - before) / count / 1024:.1f} KiB per idle session")
+            print(f"{binary}: {(resident_bytes(daemon.pid) - before) / count / 1024:.1f} KiB per idle session")
         finally:
             daemon.terminate()
             daemon.wait(timeout=10)
