@@ -249,7 +249,7 @@ extension RoutedNetwork {
         }
     }
 
-    /// The streams open now, oldest first: each one's request with ``NetworkExchange/stream`` telling how far it got.
+    /// The streams open now, oldest first: each one's request with ``/Services/NetworkExchange/stream`` telling how far it got.
     public func openStreams() -> [NetworkExchange] {
         streams.keys.sorted().map { streams[$0]!.exchange }
     }
@@ -285,7 +285,7 @@ extension RoutedNetwork {
     }
 }
 
-/// A scripted stream's chunks as the Model's ``NetworkStream`` reads them.
+/// A scripted stream's chunks as the Model's ``/Services/NetworkStream`` reads them.
 private struct FakeStreamSource: NetworkStreamSource {
     let network: RoutedNetwork
     let id: Int
