@@ -72,7 +72,9 @@ extension ControlRoutes {
         guard let data = body.data else {
             throw APIError(.badRequest, "invalidRequest", "the push needs 'data' (an event, with 'event', 'id' and 'retry' if wanted) or 'text' (sent exactly as written).")
         }
-        if body.event?.contains(where: \.isNewline) == true || body.id?.contains(where: \.isNewline) == true {
+        // CR and LF end an SSE field; nothing else does.
+        let breaksLine = { (text: String?) in text?.unicodeScalars.contains { $0 == "\r" || $0 == "\n" } == true }
+        if breaksLine(body.event) || breaksLine(body.id) {
             throw APIError(.badRequest, "invalidRequest", "the push's 'event' or 'id' holds a line break, which would end the field; send it on one line.")
         }
         if let retry = body.retry, retry < 0 {

@@ -105,7 +105,7 @@ extension ScenarioFileParser {
     /// An event's type or id: text on one line, since a line break would end the field.
     private mutating func singleLine(_ node: Node, at path: String) -> String? {
         guard let text = reader.text(node, at: path) else { return nil }
-        guard !text.contains(where: \.isNewline) else {
+        guard !text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else {
             reader.report("\(path) holds a line break, which would end the field; write it on one line.", at: node)
             return nil
         }
