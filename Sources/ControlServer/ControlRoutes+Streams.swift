@@ -50,6 +50,8 @@ extension ControlRoutes {
 
     private func streamNumber(_ context: ControlRequestContext) throws -> Int {
         let text = try parameter("stream", of: context)
+        // A number too large for any journal names no open stream: a 404 like any other number, not a malformed one.
+        if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), Int(text) == nil { return .max }
         guard let number = Int(text), number > 0 else {
             throw APIError(.badRequest, "invalidRequest", "stream '\(text.prefix(80))' is not a stream number; streams are numbered by their request's journal sequence (GET /v1/sessions/ID/streams lists them).")
         }
