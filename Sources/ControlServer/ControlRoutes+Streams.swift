@@ -79,8 +79,8 @@ extension ControlRoutes {
         if breaksLine(body.event) || breaksLine(body.id) {
             throw APIError(.badRequest, "invalidRequest", "the push's 'event' or 'id' holds a line break, which would end the field; send it on one line.")
         }
-        if let retry = body.retry, retry < 0 {
-            throw APIError(.badRequest, "invalidRequest", "the push's 'retry' is \(retry); a reconnection time is 0 or more milliseconds.")
+        if let retry = body.retry, !(0...86_400_000).contains(retry) {
+            throw APIError(.badRequest, "invalidRequest", "the push's 'retry' is \(retry); a reconnection time is 0 to 86,400,000 milliseconds (a day).")
         }
         return Data(SSEEvent(event: body.event, id: body.id, data: data, retry: body.retry).text.utf8)
     }
