@@ -9,10 +9,7 @@ extension RoutedNetwork {
     func openLive(_ request: NetworkRequest, _ arrived: NetworkExchange) async throws(TransportError) -> NetworkStream {
         var exchange = arrived
         exchange.live = true
-        if conditions.delay > .zero {
-            exchange.condition = conditions.description
-            do { try await clock.sleep(for: conditions.delay) } catch { throw .cancelled }
-        }
+        try await delayLive(&exchange)
         let upstream: NetworkStream
         do throws(TransportError) {
             guard let network = self.upstream else { throw .offline }

@@ -195,7 +195,7 @@ extension RoutedNetwork {
         stream.exchange.stream?.close = close
         stream.exchange.stream?.nextAt = nil
         await journal(stream.exchange)
-        if stream.exchange.stream?.kind == .webSocket, state == .closed { closedSockets[id] = close }
+        if stream.exchange.stream?.kind == .webSocket, state == .closed, let close { closedSockets[id] = close }
     }
 
     /// Suspends the Model's read until something is pushed or queued, the stream is ended, or the clock reaches `due`.

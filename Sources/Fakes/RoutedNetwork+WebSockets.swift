@@ -56,7 +56,7 @@ extension RoutedNetwork {
 
     /// How the server closed socket `id`, once it has.
     func serverClose(of id: Int) -> WebSocketClose? {
-        closedSockets[id] ?? nil
+        closedSockets[id]
     }
 
     /// A live route's WebSocket, opened by the live network (whose messages are not journaled: scenariod's own live

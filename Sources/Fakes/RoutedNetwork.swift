@@ -27,7 +27,7 @@ public actor RoutedNetwork: NetworkService {
     /// The streamed answers still open, by their exchange's sequence number (RoutedNetwork+Streams.swift).
     var streams: [Int: OpenStream] = [:]
     /// How each WebSocket the server closed was closed, by its number, for the Model to ask after its messages end.
-    var closedSockets: [Int: WebSocketClose?] = [:]
+    var closedSockets: [Int: WebSocketClose] = [:]
     /// The live streams still open, each with its journal entry (RoutedNetwork+LiveStreams.swift).
     var liveStreams: [Int: NetworkExchange] = [:]
 
@@ -228,13 +228,17 @@ public actor RoutedNetwork: NetworkService {
         return (result, exchange)
     }
 
+    /// Waits out the delay the network conditions add before a live request goes out, noting them on `exchange`.
+    func delayLive(_ exchange: inout NetworkExchange) async throws(TransportError) {
+        guard conditions.delay > .zero else { return }
+        exchange.condition = conditions.description
+        do { try await clock.sleep(for: conditions.delay) } catch { throw .cancelled }
+    }
+
     /// Sends `request` to the live network and journals the answer once it is in.
-    func passThrough(_ request: NetworkRequest, _ arrived: NetworkExchange) async -> Result<NetworkResponse, TransportError> {
+    private func passThrough(_ request: NetworkRequest, _ arrived: NetworkExchange) async -> Result<NetworkResponse, TransportError> {
         var exchange = arrived
-        if conditions.delay > .zero {
-            exchange.condition = conditions.description
-            do { try await clock.sleep(for: conditions.delay) } catch { return .failure(.cancelled) }
-        }
+        do { try await delayLive(&exchange) } catch { return .failure(error) }
         let result: Result<NetworkResponse, TransportError>
         if let upstream {
             do {
