@@ -33,6 +33,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The live network's WebSocket client.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        // The tests' loopback WebSocket server.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         // Response templates in scenarios (`template: true`).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // `swift package generate-documentation`: the DocC catalogs of the library products.
@@ -69,6 +73,8 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+            .product(name: "WSClient", package: "swift-websocket"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // scenario.yaml → validated, resolved scenarios. Imports Fakes for the route types it produces.
@@ -172,6 +178,7 @@ let package = Package(
         .testTarget(name: "LiveServicesTests", dependencies: [
             "LiveServices", "Services", "FeedReader", .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         ]),
         .testTarget(name: "ModelTests", dependencies: ["FeedReader", "Ratings", "Assistant", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The malformed-scenario corpus is read from the source tree (#filePath), because SwiftPM resources

@@ -51,11 +51,12 @@ extension RoutedNetwork {
         return chunk
     }
 
-    /// Removes live stream `id` and journals how it ended.
-    func endLive(_ id: Int, how state: StreamTranscript.State, fault: TransportError? = nil) async {
+    /// Removes live stream (or WebSocket) `id` and journals how it ended.
+    func endLive(_ id: Int, how state: StreamTranscript.State, fault: TransportError? = nil, close: WebSocketClose? = nil) async {
         guard var exchange = liveStreams.removeValue(forKey: id) else { return }
         exchange.stream?.state = state
         exchange.stream?.fault = fault?.rawValue
+        exchange.stream?.close = close
         await journal(exchange)
     }
 }

@@ -31,15 +31,17 @@ extension RoutedNetwork {
         }
     }
 
-    /// The Model's message on socket `id`: journaled, and answered by the first reply whose matcher takes it.
+    /// The Model's message on socket `id`: journaled, and answered by the first reply whose matcher takes it (a
+    /// `once` reply then leaves the conversation).
     func socketSend(_ message: WebSocketMessage, on id: Int) async throws(TransportError) {
         guard streams[id] != nil else { throw .connectionReset }
         let now = await clock.now()
-        let text = message.isBinary ? message.bytes.base64EncodedString() : String(decoding: message.bytes, as: UTF8.self)
-        streams[id]!.exchange.stream?.append(StreamChunk(time: now, text: text, sent: true, binary: message.isBinary ? true : nil))
+        streams[id]!.exchange.stream?.append(StreamChunk(time: now, message: message, sent: true))
         let url = URL(string: streams[id]!.exchange.url) ?? URL(string: "ws://socket.invalid")!
         let asRequest = NetworkRequest(method: .post, url: url, body: message.bytes)
-        if let reply = streams[id]!.replies.first(where: { $0.when.firstDifference(from: asRequest) == nil }) {
+        if let index = streams[id]!.replies.firstIndex(where: { $0.when.firstDifference(from: asRequest) == nil }) {
+            let reply = streams[id]!.replies[index]
+            if reply.once { streams[id]!.replies.remove(at: index) }
             for send in reply.send {
                 streams[id]!.enqueue(.init(due: now.adding(send.offset), bytes: send.message.bytes, binary: send.message.isBinary))
             }
@@ -57,24 +59,6 @@ extension RoutedNetwork {
     /// How the server closed socket `id`, once it has.
     func serverClose(of id: Int) -> WebSocketClose? {
         closedSockets[id]
-    }
-
-    /// A live route's WebSocket, opened by the live network (whose messages are not journaled: scenariod's own live
-    /// network has no WebSocket client yet and refuses the connection, as a team's may not).
-    private func openLiveSocket(_ request: NetworkRequest, _ arrived: NetworkExchange) async throws(TransportError) -> WebSocketConnection {
-        var exchange = arrived
-        exchange.live = true
-        do throws(TransportError) {
-            guard let upstream else { throw .offline }
-            let connection = try await upstream.webSocket(request)
-            exchange.status = 101
-            await journal(exchange)
-            return connection
-        } catch {
-            exchange.fault = error.rawValue
-            await journal(exchange)
-            throw error
-        }
     }
 }
 

@@ -169,7 +169,8 @@ public actor VirtualClock: ClockService {
         await move(to: instant, wakeLimit: wakeLimit)
     }
 
-    /// Calls `action` after real time wakes sleepers of a running clock and the session has settled.
+    /// Calls `action` after real time wakes sleepers of a running clock, or something from outside resumes the
+    /// session's work (``reportOutsideArrival()``), and the session has settled.
     public nonisolated func onTick(_ action: @escaping @Sendable () async -> Void) {
         spawned.withLock { $0.tickHandler = action }
     }
@@ -243,6 +244,19 @@ public actor VirtualClock: ClockService {
 
     private func tick() async {
         ticker = nil
+        await reportSettled()
+    }
+
+    /// Something from outside the session (a live WebSocket's message) resumed its work between steps: once the
+    /// session has settled, the tick handler runs, as after a running clock's tick, so clients see what changed.
+    public nonisolated func reportOutsideArrival() {
+        // The report is the daemon's, not the Model's: outside the session's scope.
+        SessionScope.$current.withValue(nil) {
+            Task { await self.reportSettled() }
+        }
+    }
+
+    private func reportSettled() async {
         _ = await move(to: now())
         await spawned.withLock(\.tickHandler)?()
     }

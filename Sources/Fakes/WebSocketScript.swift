@@ -24,11 +24,15 @@ public struct WebSocketScript: Sendable {
         public var when: RequestMatcher
         /// What the server sends, each at its offset from the message.
         public var send: [Send]
+        /// Answers one message only: once it has, the replies after it are tried instead (a recording's second
+        /// answer to the same message).
+        public var once: Bool
 
         /// A reply.
-        public init(when: RequestMatcher, send: [Send]) {
+        public init(when: RequestMatcher, send: [Send], once: Bool = false) {
             self.when = when
             self.send = send
+            self.once = once
         }
     }
 

@@ -15,8 +15,8 @@ public import Services
 /// It owns an `HTTPClient`; call ``shutdown()`` when done. Building one opens no socket: the first request does.
 public final class LiveNetwork: NetworkService {
     private let client: HTTPClient
-    private let configuration: LiveNetworkConfiguration
-    private let logger: Logger
+    let configuration: LiveNetworkConfiguration
+    let logger: Logger
 
     /// Creates a live network on NIO's shared event loops.
     public init(configuration: LiveNetworkConfiguration = .default, logger: Logger = Logger(label: "scenariod.live-network")) {
@@ -94,7 +94,7 @@ public final class LiveNetwork: NetworkService {
     }
 
     /// The transport error `error` is for the Model, logged with the request's URL and the underlying cause.
-    fileprivate func failure(_ error: any Error, of request: NetworkRequest) -> TransportError {
+    func failure(_ error: any Error, of request: NetworkRequest) -> TransportError {
         let transportError = Task.isCancelled ? .cancelled : TransportError(error)
         logger.notice("\(request.head.method.rawValue) \(request.url) failed: \(transportError.rawValue): \(TransportError.cause(of: error))",
                       metadata: ["http_url": "\(request.url)", "transport_error": "\(transportError.rawValue)"])

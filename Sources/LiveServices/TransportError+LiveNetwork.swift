@@ -3,9 +3,10 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Services
+import WSClient
 
 extension TransportError {
-    /// The transport error a Model sees for an error of AsyncHTTPClient or SwiftNIO.
+    /// The transport error a Model sees for an error of AsyncHTTPClient, swift-websocket or SwiftNIO.
     /// TLS failures and malformed responses have no case of their own: they read as `connectionReset`.
     init(_ error: any Error) {
         switch error {
@@ -28,6 +29,9 @@ extension TransportError {
             }
         case let error as IOError:
             self = TransportError(errno: error.errnoCode)
+        case let error as WebSocketClientError:
+            // A server that answers the handshake without upgrading does not take WebSocket connections there.
+            self = error == .webSocketUpgradeFailed ? .connectionRefused : .connectionReset
         case let error as ChannelError:
             if case .connectTimeout = error { self = .timeout } else { self = .connectionReset }
         default:

@@ -33,6 +33,8 @@ public struct RecordedScenario: Sendable {
     public private(set) var files: [String: Data] = [:]
     /// How many routes the scenario has.
     public private(set) var routeCount = 0
+    /// The JSON pointers left out besides the secret fields; nil when secrets are kept.
+    private var redact: [String]?
 
     /// Where the exchanges came from, as the new scenario says it: its description, Model, clock, seed and header.
     public struct Origin: Sendable {
@@ -96,6 +98,7 @@ public struct RecordedScenario: Sendable {
         var routes: [RouteDraft] = []
         var index: [RouteDraft.Key: Int] = [:]
         let redact = keepSecrets ? nil : origin.redact
+        self.redact = redact
         for exchange in ordered {
             let key = RouteDraft.Key(exchange.request, redact: redact)
             if let existing = index[key] {
@@ -175,11 +178,13 @@ public struct RecordedScenario: Sendable {
         var body: Data
         var fault: TransportError?
         var stream: StreamScript?
+        var conversation: RecordedConversation?
         var sequence: Int
         var path: String
 
         static func == (left: Answer, right: Answer) -> Bool {
             left.status == right.status && left.fault == right.fault && left.body == right.body && left.stream == right.stream
+                && left.conversation == right.conversation
                 && left.headers.map { "\($0.0): \($0.1)" } == right.headers.map { "\($0.0): \($0.1)" }
         }
     }
@@ -187,7 +192,7 @@ public struct RecordedScenario: Sendable {
     private func answer(_ exchange: RecordedExchange, redact: [String]?) -> Answer {
         switch exchange.result {
         case .failure(let error):
-            return Answer(status: nil, headers: [], body: Data(), fault: error, stream: nil, sequence: exchange.sequence, path: "")
+            return Answer(status: nil, headers: [], body: Data(), fault: error, sequence: exchange.sequence, path: "")
         case .success(let response):
             var headers: [(String, String)] = []
             for field in response.head.headerFields where !Self.connectionHeaders.contains(field.name.canonicalName) {
@@ -207,8 +212,18 @@ public struct RecordedScenario: Sendable {
                 }
                 stream = script
             }
+            var conversation = exchange.conversation
+            if let redact, var messages = conversation?.messages {
+                // The server's messages; the Model's become matchers, which leave their secrets out instead.
+                for index in messages.indices where !messages[index].sent {
+                    if case .text(let text) = messages[index].message {
+                        messages[index].message = .text(String(decoding: Self.redactingSecrets(in: Data(text.utf8), pointers: redact), as: UTF8.self))
+                    }
+                }
+                conversation?.messages = messages
+            }
             return Answer(status: response.head.status.code, headers: headers, body: body, fault: nil, stream: stream,
-                          sequence: exchange.sequence, path: path)
+                          conversation: conversation, sequence: exchange.sequence, path: path)
         }
     }
 
@@ -294,6 +309,9 @@ public struct RecordedScenario: Sendable {
 
     private mutating func responseNode(_ answer: Answer) -> Node {
         if let fault = answer.fault { return .mapping(.init([("fault", .init(fault.rawValue))])) }
+        if let conversation = answer.conversation {
+            return .mapping(.init([(Node("webSocket"), Self.webSocketNode(conversation, redact: redact))]))
+        }
         var pairs: [(Node, Node)] = [("status", .init(String(answer.status ?? 200)))]
         if !answer.headers.isEmpty {
             pairs.append(("headers", .mapping(.init(answer.headers.map { (Node.scenarioText($0.0), Node.scenarioText($0.1)) }))))
@@ -327,6 +345,69 @@ public struct RecordedScenario: Sendable {
             pairs.append(("endAt", Node.scenarioText("+" + DurationText.format(stream.endOffset))))
         }
         return .mapping(.init(pairs))
+    }
+
+    /// A recorded WebSocket conversation as a scripted one. The server's messages before the Model's first are sent
+    /// on connect; those after a message of the Model's are its reply, at their offsets from it, so a replay answers
+    /// when its Model asks, however long it takes to. A message the server answered differently each time it came
+    /// gets one `once` reply per time, in order. A binary message of the Model's cues no reply: what the server
+    /// sent after it stays with the message before.
+    private static func webSocketNode(_ conversation: RecordedConversation, redact: [String]?) -> Node {
+        var onConnect: [WebSocketScript.Send] = []
+        var cues: [(when: Node, at: Duration, sends: [WebSocketScript.Send])] = []
+        for item in conversation.messages {
+            if item.sent {
+                guard case .text(let text) = item.message else { continue }
+                // The message as the matcher `body` (a JSON message with secrets, left out so that they match any
+                // value) or `bodyText` (any other, or when secrets are kept).
+                let when: Node
+                if let redact, let json = try? JSONValue(json: Data(text.utf8)),
+                   case let (redacted, changed) = json.redactingSecrets(pointers: redact, replacement: nil), changed {
+                    when = .mapping(.init([(Node("body"), Node.scenarioValue(redacted))]))
+                } else {
+                    when = .mapping(.init([(Node("bodyText"), Node.scenarioText(text))]))
+                }
+                cues.append((when, item.offset, []))
+            } else if let last = cues.indices.last {
+                cues[last].sends.append(.init(offset: item.offset - cues[last].at, message: item.message))
+            } else {
+                onConnect.append(.init(offset: item.offset, message: item.message))
+            }
+        }
+        var replies: [Node] = []
+        var seen: Set<Node> = []
+        for cue in cues where seen.insert(cue.when).inserted {
+            let times = cues.filter { $0.when == cue.when }
+            let answers = times.allSatisfy({ $0.sends == times[0].sends }) ? [times[0]] : times
+            for (index, answer) in answers.enumerated() where !(answers.count == 1 && answer.sends.isEmpty) {
+                var pairs: [(Node, Node)] = [("when", answer.when)]
+                if index < answers.count - 1 { pairs.append(("once", .init("true"))) }
+                pairs.append(("send", .sequence(.init(answer.sends.map(messageNode)))))
+                replies.append(.mapping(.init(pairs)))
+            }
+        }
+        var pairs: [(Node, Node)] = []
+        if !onConnect.isEmpty { pairs.append(("onConnect", .sequence(.init(onConnect.map(messageNode))))) }
+        if !replies.isEmpty { pairs.append(("replies", .sequence(.init(replies)))) }
+        if let close = conversation.close {
+            var closing: [(Node, Node)] = [("at", Node.scenarioText("+" + DurationText.format(close.offset)))]
+            // A close without a code a frame may carry (1005: none given) replays as the default, 1000.
+            if close.frame.code != 1000, (1000...4999).contains(close.frame.code), ![1005, 1006, 1015].contains(close.frame.code) {
+                closing.append(("code", .init(String(close.frame.code))))
+            }
+            if !close.frame.reason.isEmpty { closing.append(("reason", Node.scenarioText(close.frame.reason))) }
+            pairs.append(("close", .mapping(.init(closing))))
+        }
+        return .mapping(.init(pairs))
+    }
+
+    /// One message of a conversation: `{at: +120ms, text: …}`, or `binary:` in base64.
+    private static func messageNode(_ send: WebSocketScript.Send) -> Node {
+        let body: (Node, Node) = switch send.message {
+        case .text(let text): ("text", Node.scenarioText(text))
+        case .binary(let data): ("binary", Node.scenarioText(data.base64EncodedString()))
+        }
+        return .mapping(.init([(Node("at"), Node.scenarioText("+" + DurationText.format(send.offset))), body]))
     }
 
     /// `fixtures/003-feed.json`: the request's sequence number, its last path component, an extension from the type.

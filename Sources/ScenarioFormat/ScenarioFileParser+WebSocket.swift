@@ -7,7 +7,7 @@ import Yams
 extension ScenarioFileParser {
     static let webSocketKeys = ["onConnect", "replies", "close"]
     static let webSocketMessageKeys = ["at", "text", "json", "binary"]
-    static let webSocketReplyKeys = ["when", "send"]
+    static let webSocketReplyKeys = ["when", "send", "once"]
     /// A reply's `when` matches the Model's message as a request body is matched.
     static let webSocketWhenKeys = ["bodyText", "body", "bodyFields"]
 
@@ -24,7 +24,8 @@ extension ScenarioFileParser {
                 guard let reply = reader.mapping(item, at: place, allowed: Self.webSocketReplyKeys, required: ["when", "send"]),
                       let whenNode = reply["when"], let sendNode = reply["send"] else { continue }
                 guard let when = parseRequest(whenNode, at: "\(place).when", allowed: Self.webSocketWhenKeys) else { continue }
-                script.replies.append(WebSocketScript.Reply(when: when, send: messages(sendNode, at: "\(place).send")))
+                let once = reply["once"].flatMap { reader.bool($0, at: "\(place).once") } ?? false
+                script.replies.append(WebSocketScript.Reply(when: when, send: messages(sendNode, at: "\(place).send"), once: once))
             }
         }
         if let closeNode = keys["close"],

@@ -217,7 +217,7 @@ struct ScenarioFileParser {
             file.forwardPlace = located((), forward)
             for (origin, target) in origins.sorted(by: { $0.key < $1.key }) {
                 for (role, value) in [("origin", origin), ("target", target)] where !Self.isOrigin(value) {
-                    reader.report("network.forward \(role) '\(value)' must be an origin: http or https, a host, an optional port, no path (e.g. http://127.0.0.1:8080).", at: forward)
+                    reader.report("network.forward \(role) '\(value)' must be an origin: http, https, ws or wss, a host, an optional port, no path (e.g. http://127.0.0.1:8080).", at: forward)
                 }
                 file.forward[origin] = target
             }
@@ -257,7 +257,7 @@ struct ScenarioFileParser {
 
     /// `scheme://host[:port]` with nothing after it.
     private static func isOrigin(_ text: String) -> Bool {
-        guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else { return false }
+        guard let url = URL(string: text), ["http", "https", "ws", "wss"].contains(url.scheme ?? ""), url.host != nil else { return false }
         return url.path.isEmpty && url.query == nil && url.fragment == nil && url.user == nil
     }
 

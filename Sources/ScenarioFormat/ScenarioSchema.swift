@@ -320,10 +320,10 @@ public enum ScenarioSchema {
                   "type": "object",
                   "additionalProperties": {
                     "type": "string",
-                    "pattern": "^https?://[^/?#]+$"
+                    "pattern": "^(https?|wss?)://[^/?#]+$"
                   },
                   "propertyNames": {
-                    "pattern": "^https?://[^/?#]+$"
+                    "pattern": "^(https?|wss?)://[^/?#]+$"
                   },
                   "description": "Origins whose live requests go to another origin instead, e.g. https://api.example: http://127.0.0.1:8080."
                 }
@@ -457,7 +457,8 @@ public enum ScenarioSchema {
                   "bodyFields": { "type": "object", "propertyNames": { "pattern": "^/" }, "additionalProperties": { "$ref": "#/$defs/valueMatch" } }
                 }
               },
-              "send": { "type": "array", "items": { "$ref": "#/$defs/webSocketMessage" } }
+              "send": { "type": "array", "items": { "$ref": "#/$defs/webSocketMessage" } },
+              "once": { "type": "boolean", "description": "Answer one message only; later ones go on to the replies after it. Default false." }
             }
           }
         },

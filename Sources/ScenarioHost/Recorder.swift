@@ -47,18 +47,31 @@ actor Recorder: NetworkService {
         return NetworkStream(head: stream.head, source: source)
     }
 
-    /// Records the live network's answer to a WebSocket handshake (scenariod's refuses it), so a replay answers alike.
+    /// Relays a live WebSocket and records its conversation: each message either way at its offset from the
+    /// handshake, measured in real time, and the server's close; a refused handshake is recorded as its error.
     func webSocket(_ request: NetworkRequest) async throws(TransportError) -> WebSocketConnection {
         sequence += 1
         let number = sequence
+        let connection: WebSocketConnection
         do {
-            let connection = try await live.webSocket(request)
-            keep(RecordedExchange(sequence: number, request: request, result: .success(NetworkResponse(status: 101))))
-            return connection
+            connection = try await live.webSocket(request)
         } catch {
             keep(RecordedExchange(sequence: number, request: request, result: .failure(error)))
             throw error
         }
+        keep(RecordedExchange(sequence: number, request: request, result: .success(NetworkResponse(status: 101)),
+                              conversation: RecordedConversation()))
+        return WebSocketConnection(channel: RecordingSocket(recorder: self, sequence: number, upstream: connection.channel, openedAt: .now))
+    }
+
+    fileprivate func note(_ sequence: Int, message: WebSocketMessage, sent: Bool, at offset: Duration) {
+        guard let index = exchanges.lastIndex(where: { $0.sequence == sequence }) else { return }
+        exchanges[index].conversation?.messages.append(.init(offset: offset, message: message, sent: sent))
+    }
+
+    fileprivate func note(_ sequence: Int, close: WebSocketClose, at offset: Duration) {
+        guard let index = exchanges.lastIndex(where: { $0.sequence == sequence }) else { return }
+        exchanges[index].conversation?.close = WebSocketScript.Close(offset: offset, frame: close)
     }
 
     fileprivate func note(_ sequence: Int, chunk: Data, at offset: Duration) {
@@ -103,6 +116,37 @@ private struct RecordingStream: NetworkStreamSource {
             throw error
         }
     }
+
+    func consumerLeft() { upstream.consumerLeft() }
+}
+
+/// A live WebSocket passed through a recording: each message either way, and the server's close, noted with its
+/// offset from the handshake. The Model's own close is not noted: a replay's Model closes it again.
+private struct RecordingSocket: WebSocketChannel {
+    let recorder: Recorder
+    let sequence: Int
+    let upstream: any WebSocketChannel
+    let openedAt: ContinuousClock.Instant
+
+    func receive() async throws(TransportError) -> WebSocketMessage? {
+        let message = try await upstream.receive()
+        let offset = ContinuousClock.now - openedAt
+        if let message {
+            await recorder.note(sequence, message: message, sent: false, at: offset)
+        } else if let close = await upstream.serverClose() {
+            await recorder.note(sequence, close: close, at: offset)
+        }
+        return message
+    }
+
+    func send(_ message: WebSocketMessage) async throws(TransportError) {
+        try await upstream.send(message)
+        await recorder.note(sequence, message: message, sent: true, at: ContinuousClock.now - openedAt)
+    }
+
+    func close(_ frame: WebSocketClose) async { await upstream.close(frame) }
+
+    func serverClose() async -> WebSocketClose? { await upstream.serverClose() }
 
     func consumerLeft() { upstream.consumerLeft() }
 }

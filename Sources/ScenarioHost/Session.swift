@@ -157,8 +157,8 @@ public actor Session {
     /// A running clock woke what was due and the Model settled.
     private func ticked() async {
         _ = try? await publishStateIfChanged()
-        // No step to fail: the clock moved on its own.
-        _ = reportEscapes(during: "a tick of the running clock")
+        // No step to fail: the clock moved on its own, or a live server's message came.
+        _ = reportEscapes(during: "a tick of the running clock or a live message")
     }
 
     func takeTurn() async {

@@ -1,13 +1,16 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import NIOCore
 
-/// A real HTTP server on 127.0.0.1 with a port the kernel picks, for the duration of `body`.
+/// A real HTTP server on 127.0.0.1 with a port the kernel picks, for the duration of `body`; `server` upgrades
+/// WebSockets too when it is `.http1WebSocketUpgrade`.
 func withLoopbackServer<Result: Sendable>(
-    _ router: Router<BasicRequestContext>, _ body: @Sendable (_ origin: String) async throws -> Result
+    _ router: Router<BasicRequestContext>, server: HTTPServerBuilder = .http1(),
+    _ body: @Sendable (_ origin: String) async throws -> Result
 ) async throws -> Result {
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-    let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+    let app = Application(router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                           onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await app.run() }

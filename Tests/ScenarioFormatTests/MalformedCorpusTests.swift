@@ -32,7 +32,7 @@ import Testing
         Case("after-unknown-route", 12, 18, "route 'rating' answers after route 'post-ratting', but the scenario has no route of that name. Did you mean 'post-rating'?"),
         Case("after-on-first-response", 10, 11, "network.routes[0].responses[0] has 'after', but the first response answers before anything has happened; remove its 'after'."),
         Case("forward-without-live", 5, 5, "network.forward applies to live requests, but this scenario sends none (mode fake, no route with live: true); remove it, mark a route live: true, or use mode live."),
-        Case("forward-not-an-origin", 6, 5, "network.forward target 'http://127.0.0.1:8080/feeds' must be an origin: http or https, a host, an optional port, no path (e.g. http://127.0.0.1:8080)."),
+        Case("forward-not-an-origin", 6, 5, "network.forward target 'http://127.0.0.1:8080/feeds' must be an origin: http, https, ws or wss, a host, an optional port, no path (e.g. http://127.0.0.1:8080)."),
         Case("inherit-seed-without-extends", 4, 16, "keyValue.inheritSeed applies to a scenario that extends another; this one extends none, so remove it."),
         Case("live-route-with-response", 5, 7, "network.routes[0] is live, so the real server answers; remove 'response'."),
         Case("record-with-routes", 4, 9, "network mode 'record' sends every request to the live network, but this scenario has routes (feed); use mode 'live' to answer some requests from routes."),

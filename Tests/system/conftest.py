@@ -1,16 +1,23 @@
-"""Fixtures for the live-services tests: a loopback HTTP server and daemons of the test's own.
+"""Fixtures for the live-services tests: loopback HTTP and WebSocket servers and daemons of the test's own.
 
 These tests never reach the internet: every live request is forwarded (`network.forward`) to the loopback
 server, or meets a network namespace with no interfaces."""
 import pytest
 
 from daemon import Daemon
-from loopback import LoopbackServer
+from loopback import LoopbackServer, SocketServer
 
 
 @pytest.fixture
 def loopback():
     server = LoopbackServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def socket_server():
+    server = SocketServer()
     yield server
     server.close()
 

@@ -1,5 +1,6 @@
 """A real HTTP server on 127.0.0.1 that plays the FeedReader feed, the bus-ratings API and the Assistant's streamed
-replies (server-sent events, written one at a time with real pauses), for live tests.
+replies (server-sent events, written one at a time with real pauses), and a WebSocket server that plays the
+Assistant's presence channel, for live tests.
 
 It keeps state (a rating changes once one is submitted), so recordings have cause and effect to keep, and it
 records every request it got, so tests can prove what did and did not reach the network.
@@ -135,3 +136,65 @@ class LoopbackServer:
     def close(self):
         self._server.shutdown()
         self._server.server_close()
+
+
+# The Assistant's presence channel as the WebSocket server plays it: "online" PAUSE after the handshake (with a
+# session token, a secret a recording leaves out); the first {"type":"sent"} is answered with typing, then not,
+# PAUSE apart, and PAUSE later the server closes with 4001 "restarting".
+PRESENCE_ONLINE = '{"type":"online","online":true,"session_token":"ws-live-secret"}'
+PRESENCE_TYPING = ['{"type":"typing","typing":true}', '{"type":"typing","typing":false}']
+PRESENCE_CLOSE = (4001, "restarting")
+
+
+class SocketServer:
+    """A real WebSocket server on 127.0.0.1 (the websockets library, on its own event loop and thread) that plays
+    the presence channel, and keeps what each connection was sent."""
+
+    def __init__(self):
+        import asyncio
+        import websockets
+        self.received = []  # (path, message text)
+        self._lock = threading.Lock()
+        self._loop = asyncio.new_event_loop()
+        started = threading.Event()
+
+        async def presence(socket, path=None):
+            path = path or socket.path
+            await asyncio.sleep(PAUSE)
+            await socket.send(PRESENCE_ONLINE)
+            async for message in socket:
+                with self._lock:
+                    self.received.append((path, message))
+                if json.loads(message).get("type") == "sent":
+                    for update in PRESENCE_TYPING:
+                        await socket.send(update)
+                        await asyncio.sleep(PAUSE)
+                    await socket.close(*PRESENCE_CLOSE)
+                    return
+
+        def run():
+            asyncio.set_event_loop(self._loop)
+            self._server = self._loop.run_until_complete(websockets.serve(presence, "127.0.0.1", 0))
+            started.set()
+            self._loop.run_forever()
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+        if not started.wait(10):
+            raise RuntimeError("the loopback WebSocket server did not start within 10 s")
+        self.origin = f"ws://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
+
+    def messages(self):
+        with self._lock:
+            return list(self.received)
+
+    def close(self):
+        import asyncio
+
+        async def stop():
+            self._server.close()
+            await self._server.wait_closed()
+
+        asyncio.run_coroutine_threadsafe(stop(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)

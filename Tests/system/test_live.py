@@ -223,6 +223,77 @@ def test_a_recorded_stream_replays_the_same_bytes_at_the_same_offsets(loopback, 
     assert "matched no route" not in daemon.log()
 
 
+def test_a_recorded_websocket_conversation_replays_the_same_messages(loopback, socket_server, daemon_with):
+    """Issue 29, item 4: a WebSocket conversation recorded from a real server replays message for message, its
+    replies cued by the Model's messages and the server's close code kept, with secrets left out."""
+    from loopback import PRESENCE_CLOSE, PRESENCE_ONLINE, PRESENCE_TYPING
+    daemon = daemon_with({"assistant-socket-record": f"""
+description: Records the Assistant's presence channel against the test's loopback WebSocket server.
+model: Assistant
+clock:
+  start: 2026-11-01T09:00:00Z
+network:
+  mode: record
+  forward:
+    https://assistant.example: {loopback.origin}
+    wss://assistant.example: {socket_server.origin}
+"""})
+    recording = daemon.session("assistant-socket-record", "rec")
+    # Waiting for the server's next message is not work under way: the session settles with the socket open, and
+    # each message that comes is published once the Model has taken it.
+    assert daemon.state(recording)["assistantOnline"] is False
+    until(lambda: daemon.state(recording)["assistantOnline"], "the server's online message")
+    daemon.act(recording, "send", text="Hi")
+    recorded = until(lambda: daemon.state(recording) if daemon.state(recording).get("presenceError") else None,
+                     "the server's close")
+    assert recorded["presenceError"] == f"Presence closed ({PRESENCE_CLOSE[0]}: {PRESENCE_CLOSE[1]}).", recorded
+    assert recorded["messages"][-1] == {"role": "assistant", "text": "Hello!", "status": "complete"}, recorded
+    assert socket_server.messages() == [("/v1/presence", '{"type":"sent"}')]
+    entry = next(entry for entry in daemon.journal(recording) if entry["url"].endswith("/presence"))
+    assert entry["live"] is True and entry["status"] == 101 and entry["stream"]["kind"] == "webSocket", entry
+    assert entry["stream"]["state"] == "closed" and entry["stream"]["close"] == {"code": 4001, "reason": "restarting"}, entry
+    live = [(chunk["text"], chunk.get("sent", False)) for chunk in entry["stream"]["chunks"]]
+    assert live == [(PRESENCE_ONLINE, False), ('{"type":"sent"}', True)] + [(update, False) for update in PRESENCE_TYPING], live
+
+    kept = daemon.call("POST", f"/v1/sessions/{recording}/recording", json={"name": "socket-kept", "keepSecrets": True},
+                       expect=201).json()
+    redacted = daemon.call("POST", f"/v1/sessions/{recording}/recording", json={"name": "socket-recorded"}, expect=201).json()
+    written = (saved_path(redacted) / "scenario.yaml").read_text()
+    assert "ws-live-secret" not in written and "<redacted>" in written, written
+    assert "ws-live-secret" in (saved_path(kept) / "scenario.yaml").read_text()
+    assert "code: 4001" in written and "reason: restarting" in written, written
+
+    presence = next(route for route in yaml.safe_load(written)["network"]["routes"] if route["request"]["url"].endswith("/presence"))
+    online_at = presence["response"]["webSocket"]["onConnect"][0]["at"].removeprefix("+")
+    for name in ("socket-kept", "socket-recorded"):
+        replay = daemon.session(name, f"replay-{name}")
+        # As recorded: the Model sends once the server has said it is online.
+        daemon.call("POST", f"/v1/sessions/{replay}/clock/advance", json={"by": online_at}, expect=200)
+        assert daemon.state(replay)["assistantOnline"] is True
+        daemon.act(replay, "send", text="Hi")
+        daemon.call("POST", f"/v1/sessions/{replay}/clock/advance", json={"by": "10s"}, expect=200)
+        assert daemon.state(replay) == recorded, name
+        entry = next(entry for entry in daemon.journal(replay) if entry["url"].endswith("/presence"))
+        replayed = [(chunk["text"], chunk.get("sent", False)) for chunk in entry["stream"]["chunks"]]
+        assert entry["stream"]["close"] == {"code": 4001, "reason": "restarting"}, entry
+        if name == "socket-kept":
+            assert replayed == live, "the replay sends the recorded messages, cued by the Model's"
+        else:
+            assert len(replayed) == len(live) and "ws-live-secret" not in str(replayed), replayed
+    assert len(socket_server.messages()) == 1, "replay must not reach the network"
+
+
+def until(probe, what, seconds=10):
+    """probe()'s first truthy value, asked every 50 ms; fails after `seconds` (a bound, not a measurement)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"waited {seconds} s for {what}")
+
+
 def test_a_real_miss_in_a_mixed_scenario_still_warns(loopback, daemon_with):
     daemon = daemon_with({"feed-mixed": f"""
 description: Fake, but one route goes to the live network (forwarded to the loopback server).

@@ -1,0 +1,228 @@
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOWebSocket
+public import Services
+import WSClient
+
+extension LiveNetwork {
+    /// Opens a WebSocket on the real server with hummingbird-project's swift-websocket client, and returns once the
+    /// server has accepted the handshake. The server's messages are read from the connection one per ask, so a
+    /// consumer that stops reading holds the connection back rather than fill memory.
+    ///
+    /// A `ws`/`wss` URL follows ``LiveNetworkConfiguration/forward`` as its `http`/`https` origin does, unless the
+    /// forward names the `ws`/`wss` origin itself.
+    public func webSocket(_ request: NetworkRequest) async throws(TransportError) -> WebSocketConnection {
+        guard !Task.isCancelled else { throw .cancelled }
+        let (url, serverName) = forwardedSocket(request.url)
+        var headers = request.head.headerFields
+        // The client writes the handshake's own fields (Host, Origin, the Sec-WebSocket ones); a copy would send two.
+        for name in [HTTPField.Name("Host"), .secWebSocketKey, .secWebSocketVersion, .connection, .upgrade].compactMap({ $0 }) {
+            headers[name] = nil
+        }
+        let clientConfiguration = WebSocketClientConfiguration(maxFrameSize: min(configuration.maximumBodySize, 1 << 24),
+                                                               additionalHeaders: headers, closeTimeout: configuration.readTimeout,
+                                                               validateUTF8: true, sniHostname: serverName)
+        let socket = LiveSocket(request: request, network: self)
+        let logger = logger, maximumSize = configuration.maximumBodySize
+        let connection = Task {
+            do {
+                let frame = try await WebSocketClient.connect(url: url, configuration: clientConfiguration, logger: logger) { inbound, outbound, _ in
+                    await socket.opened(outbound)
+                    var messages = inbound.messages(maxSize: maximumSize).makeAsyncIterator()
+                    while let message = try await messages.next() {
+                        // The Model let go: leaving the handler closes the connection.
+                        guard await socket.deliver(SocketMessage(message)) else { return }
+                    }
+                }
+                await socket.ended(frame.map { WebSocketClose(code: Int(UInt16(webSocketErrorCode: $0.closeCode)), reason: $0.reason ?? "") })
+            } catch {
+                await socket.failed(error)
+            }
+        }
+        try await socket.handshake(cancelling: connection)
+        return WebSocketConnection(channel: socket)
+    }
+
+    /// The URL to connect to for a WebSocket, and the name TLS should present when a `wss` origin is forwarded to
+    /// another `wss` server (as ``forwarded(_:)`` keeps the origin's name for `https`).
+    private func forwardedSocket(_ url: String) -> (url: String, serverName: String?) {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              let web = ["ws": "http", "wss": "https"][scheme] else { return (url, nil) }
+        let origin = scheme + "://" + (components.percentEncodedHost ?? "") + (components.port.map { ":\($0)" } ?? "")
+        let forwards = configuration.forward.keys.contains(origin) ? configuration.forward
+            : configuration.forward.reduce(into: [:]) { mapped, pair in
+                if pair.key.hasPrefix(web + "://") { mapped[scheme + pair.key.dropFirst(web.count)] = pair.value }
+            }
+        for (from, to) in forwards where url == from || url.hasPrefix(from + "/") || url.hasPrefix(from + "?") {
+            var target = to
+            for (web, socket) in [("https://", "wss://"), ("http://", "ws://")] where target.hasPrefix(web) {
+                target = socket + target.dropFirst(web.count)
+            }
+            let name = target.hasPrefix("wss://") && scheme == "wss" ? components.host : nil
+            return (target + url.dropFirst(from.count), name)
+        }
+        return (url, nil)
+    }
+}
+
+/// A live WebSocket as a ``WebSocketConnection`` uses it. The connection runs in the client's handler, which hands
+/// each message over here and waits until the Model has taken it (a rendezvous: at most one message is held, the
+/// rest wait in the connection's buffers and TCP's window).
+actor LiveSocket: WebSocketChannel {
+    private enum Phase {
+        case connecting
+        case open(WebSocketOutboundWriter)
+        /// Over: how the server closed it (nil when it did not say, or the Model closed it).
+        case ended(WebSocketClose?)
+        case failed(TransportError)
+    }
+
+    private var phase = Phase.connecting
+    private var modelClosed = false
+    private let request: NetworkRequest
+    private let network: LiveNetwork
+    /// The opener, waiting for the handshake.
+    private var opener: CheckedContinuation<Result<Void, TransportError>, Never>?
+    /// A message the server sent and the Model has not yet taken, and the connection's handler waiting until it has.
+    private var held: (message: SocketMessage, taken: CheckedContinuation<Bool, Never>)?
+    /// The Model's read, waiting for the server.
+    private var reader: CheckedContinuation<Result<SocketMessage?, TransportError>, Never>?
+    private var connection: Task<Void, Never>?
+
+    init(request: NetworkRequest, network: LiveNetwork) {
+        self.request = request
+        self.network = network
+    }
+
+    /// Waits for the handshake; cancelling the caller cancels the connection.
+    func handshake(cancelling connection: Task<Void, Never>) async throws(TransportError) {
+        self.connection = connection
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if case .connecting = phase { opener = continuation } else { continuation.resume(returning: openResult) }
+            }
+        } onCancel: {
+            connection.cancel()
+        }
+        try result.get()
+    }
+
+    private var openResult: Result<Void, TransportError> {
+        if case .failed(let error) = phase { return .failure(error) }
+        return .success(())
+    }
+
+    func opened(_ writer: WebSocketOutboundWriter) {
+        phase = .open(writer)
+        opener?.resume(returning: .success(()))
+        opener = nil
+    }
+
+    /// Hands `message` to the Model, waiting until it takes it; false once the Model has let go.
+    func deliver(_ message: SocketMessage) async -> Bool {
+        guard !modelClosed else { return false }
+        if let reader {
+            self.reader = nil
+            reader.resume(returning: .success(message))
+            return true
+        }
+        return await withCheckedContinuation { held = (message, $0) }
+    }
+
+    func ended(_ frame: WebSocketClose?) {
+        finish(.ended(modelClosed ? nil : frame))
+    }
+
+    func failed(_ error: any Error) {
+        // After the Model's close, the connection's last words (a reset as the server goes) are nobody's concern.
+        if case .ended = phase { return }
+        finish(.failed(network.failure(error, of: request)))
+    }
+
+    private func finish(_ end: Phase) {
+        if case .ended = phase { return }
+        phase = end
+        opener?.resume(returning: openResult)
+        opener = nil
+        if let reader {
+            self.reader = nil
+            reader.resume(returning: readResult ?? .success(nil))
+        }
+    }
+
+    /// What a read gets without waiting: the end, or the failure; nil while the connection is open.
+    private var readResult: Result<SocketMessage?, TransportError>? {
+        switch phase {
+        case .connecting, .open: nil
+        case .ended: .success(nil)
+        case .failed(let error): .failure(error)
+        }
+    }
+
+    func receive() async throws(TransportError) -> SocketMessage? {
+        if let held {
+            self.held = nil
+            held.taken.resume(returning: true)
+            return held.message
+        }
+        if let result = readResult { return try result.get() }
+        guard !Task.isCancelled else { throw .cancelled }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { reader = $0 }
+        } onCancel: {
+            Task { await self.cancelRead() }
+        }
+        return try result.get()
+    }
+
+    private func cancelRead() {
+        reader?.resume(returning: .failure(.cancelled))
+        reader = nil
+    }
+
+    func send(_ message: SocketMessage) async throws(TransportError) {
+        guard case .open(let writer) = phase, !modelClosed else { throw .connectionReset }
+        do {
+            switch message {
+            case .text(let text): try await writer.write(.text(text))
+            case .binary(let data): try await writer.write(.binary(ByteBuffer(bytes: data)))
+            }
+        } catch {
+            throw network.failure(error, of: request)
+        }
+    }
+
+    func close(_ frame: WebSocketClose) async {
+        guard case .open(let writer) = phase, !modelClosed else { return }
+        modelClosed = true
+        held?.taken.resume(returning: false)
+        held = nil
+        do {
+            try await writer.close(WebSocketErrorCode(codeNumber: frame.code), reason: frame.reason.isEmpty ? nil : frame.reason)
+        } catch {
+            // Already closing from the other side: nothing is lost, the connection ends either way.
+        }
+        finish(.ended(nil))
+    }
+
+    func serverClose() -> WebSocketClose? {
+        if case .ended(let frame) = phase { return frame }
+        return nil
+    }
+
+    nonisolated func consumerLeft() {
+        Task { await self.close(WebSocketClose(code: 1000)) }
+    }
+}
+
+extension SocketMessage {
+    init(_ message: WSCore.WebSocketMessage) {
+        switch message {
+        case .text(let text): self = .text(text)
+        case .binary(let buffer): self = .binary(Data(buffer: buffer))
+        }
+    }
+}
