@@ -3,7 +3,7 @@ public import HTTPTypes
 public import Mustache
 public import Services
 
-/// A route's response whose body and header values are Mustache templates (`template: true`), filled per request
+/// A route's response whose body, header values and stream chunks are Mustache templates (`template: true`), filled per request
 /// from the request and the session's virtual clock, so answers stay deterministic.
 ///
 /// What a template can read: `request.method`, `request.url`, `request.path` (and its segments `request.path.0`,
@@ -18,6 +18,8 @@ public struct ResponseTemplate: Sendable {
     public var bodyIsJSON: Bool
     /// Header values that are templates, by name.
     public var headers: [HTTPField.Name: MustacheTemplate]
+    /// A streamed answer's chunks that are templates, by their index in its script.
+    public var chunks: [Int: ChunkTemplate] = [:]
 
     /// The names a template may start from, outside a section.
     public static let roots = ["request", "now"]
@@ -30,7 +32,7 @@ public struct ResponseTemplate: Sendable {
     }
 
     /// Whether nothing is templated.
-    public var isEmpty: Bool { body == nil && headers.isEmpty }
+    public var isEmpty: Bool { body == nil && headers.isEmpty && chunks.isEmpty }
 
     /// `response` with its templated parts filled from `request`, which arrived at `now` on the session's clock.
     public func render(over response: NetworkResponse, request: NetworkRequest, now: Date) -> NetworkResponse {

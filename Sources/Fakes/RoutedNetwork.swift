@@ -182,6 +182,9 @@ public actor RoutedNetwork: NetworkService {
             hits[index] += 1
             if let template = outcome.template, case .response(let response) = outcome.result {
                 outcome.result = .response(template.render(over: response, request: request, now: exchange.time))
+                if let script = outcome.stream, !template.chunks.isEmpty {
+                    outcome.stream = template.render(script, request: request, now: exchange.time)
+                }
             }
         } else if unmatchedGoesUpstream {
             return .passThrough(exchange)

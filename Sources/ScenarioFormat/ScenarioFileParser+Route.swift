@@ -256,6 +256,7 @@ extension ScenarioFileParser {
         }
         var body = Data()
         var stream: StreamScript?
+        var chunks: [ParsedChunk] = []
         if let streamNode = keys["stream"] {
             let others = ["body", "bodyFile"].filter { keys[$0] != nil }
             if !others.isEmpty {
@@ -263,7 +264,8 @@ extension ScenarioFileParser {
             }
             let parsed = parseStream(streamNode, at: "\(path).stream")
             stream = parsed?.script
-            if parsed?.events == true, fields[.contentType] == nil { fields[.contentType] = "text/event-stream" }
+            chunks = parsed?.chunks ?? []
+            if chunks.contains(where: { $0.escaping != .none }), fields[.contentType] == nil { fields[.contentType] = "text/event-stream" }
         }
         var webSocket: WebSocketScript?
         if let socketNode = keys["webSocket"] {
@@ -295,6 +297,7 @@ extension ScenarioFileParser {
             template = parseTemplate(body: body, bodyNode: keys["body"] ?? keys["bodyFile"],
                                      bodyFile: keys["bodyFile"].flatMap { $0.scalar?.string }, headers: headers,
                                      headersNode: keys["headers"], json: fields[.contentType]?.contains("json") ?? false, at: path)
+            template?.chunks = templateChunks(chunks, at: "\(path).stream")
         }
         guard reader.problems.count == problemsBefore else { return nil }
         return RouteOutcome(.response(NetworkResponse(status: status, headerFields: fields, body: body)), delay: delay, after: after,
@@ -319,6 +322,18 @@ extension ScenarioFileParser {
             template.headers[field] = compileTemplate(value, at: "\(path).headers.\(name)", node: headersNode?.mapping?[name] ?? headersNode)
         }
         return template
+    }
+
+    /// A stream's chunks that hold a `{{tag}}`, compiled, by index; each problem placed at the chunk's event (or its
+    /// fixture).
+    private mutating func templateChunks(_ chunks: [ParsedChunk], at path: String) -> [Int: ResponseTemplate.ChunkTemplate] {
+        var templates: [Int: ResponseTemplate.ChunkTemplate] = [:]
+        for (index, chunk) in chunks.enumerated() {
+            let text = String(decoding: chunk.item.bytes, as: UTF8.self)
+            guard text.contains("{{"), let compiled = compileTemplate(text, at: "\(path) chunk \(index + 1)", node: chunk.node) else { continue }
+            templates[index] = .init(template: compiled, escaping: chunk.escaping)
+        }
+        return templates
     }
 
     private mutating func compileTemplate(_ text: String, at place: String, node: Node?) -> MustacheTemplate? {

@@ -9,16 +9,20 @@ extension ScenarioFileParser {
     static let streamKeys = ["events", "file", "end", "endAt", "fault"]
     static let streamItemKeys = ["at", "event", "id", "data", "retry", "text"]
 
+    /// A chunk as written: the item, how a template would escape what it fills in (`none` for raw text), and where
+    /// it was written (its fixture's node for a file's).
+    typealias ParsedChunk = (item: StreamScript.Item, escaping: ResponseTemplate.ChunkTemplate.Escaping, node: Node)
+
     /// How a stream ends, as a scenario writes it.
     enum StreamEnd: String, CaseIterable {
         case close, stall, drop
     }
 
-    /// The script, and whether its chunks are server-sent events (which makes `text/event-stream` the default type).
-    mutating func parseStream(_ node: Node, at path: String) -> (script: StreamScript, events: Bool)? {
+    /// The script and its chunks as written (with any event, `text/event-stream` is the default type).
+    mutating func parseStream(_ node: Node, at path: String) -> (script: StreamScript, chunks: [ParsedChunk])? {
         guard let keys = reader.mapping(node, at: path, allowed: Self.streamKeys) else { return nil }
         let problemsBefore = reader.problems.count
-        var items: [(item: StreamScript.Item, event: Bool)] = []
+        var items: [ParsedChunk] = []
         switch (keys["events"], keys["file"]) {
         case (_?, _?):
             reader.report("\(path) has both 'events' and 'file'; keep one.", at: node)
@@ -54,12 +58,12 @@ extension ScenarioFileParser {
         case .stall: .stall
         case .drop: .drop(fault)
         }
-        return (StreamScript(items: items.map(\.item), end: scriptEnd, endOffset: endOffset), items.contains { $0.event })
+        return (StreamScript(items: items.map(\.item), end: scriptEnd, endOffset: endOffset), items)
     }
 
     /// One event (`data`, `event`, `id`, `retry`) or chunk of raw `text`, due `at` an offset (the previous one's when
-    /// not written); true when it is an event.
-    private mutating func parseStreamItem(_ node: Node, at path: String, after previous: Duration) -> (item: StreamScript.Item, event: Bool)? {
+    /// not written).
+    private mutating func parseStreamItem(_ node: Node, at path: String, after previous: Duration) -> ParsedChunk? {
         guard let keys = reader.mapping(node, at: path, allowed: Self.streamItemKeys) else { return nil }
         let problemsBefore = reader.problems.count
         var at = previous
@@ -75,7 +79,7 @@ extension ScenarioFileParser {
                 reader.report("\(path) has 'text' and \(fields.map { "'\($0)'" }.joined(separator: ", ")); 'text' is a chunk sent exactly as written, so keep either it or the event's fields.", at: node)
             }
             guard let text = reader.text(textNode, at: "\(path).text"), reader.problems.count == problemsBefore else { return nil }
-            return (StreamScript.Item(offset: at, bytes: Data(text.utf8)), false)
+            return (StreamScript.Item(offset: at, bytes: Data(text.utf8)), .none, node)
         }
         guard let dataNode = keys["data"] else {
             reader.report("\(path) needs 'data' (an event without data is never dispatched) or 'text' (a chunk sent as written).", at: node)
@@ -90,7 +94,19 @@ extension ScenarioFileParser {
         let id = keys["id"].flatMap { singleLine($0, at: "\(path).id") }
         let retry = keys["retry"].flatMap { reader.int($0, at: "\(path).retry", in: 0...86_400_000) }
         guard reader.problems.count == problemsBefore else { return nil }
-        return (StreamScript.Item(offset: at, event: SSEEvent(event: event, id: id, data: data, retry: retry)), true)
+        return (StreamScript.Item(offset: at, event: SSEEvent(event: event, id: id, data: data, retry: retry)), Self.escaping(ofData: [data]), node)
+    }
+
+    /// An event whose data is JSON (an object or array) escapes filled values as in a JSON string; other data
+    /// continues a value's further lines on `data:` lines of their own.
+    static func escaping(ofData data: [String]) -> ResponseTemplate.ChunkTemplate.Escaping {
+        let json = !data.isEmpty && data.allSatisfy { line in
+            guard let value = try? JSONValue(json: Data(line.utf8)) else { return false }
+            if case .object = value { return true }
+            if case .array = value { return true }
+            return false
+        }
+        return json ? .json : .eventData
     }
 
     /// An offset from the stream's opening: `200ms`, `+1.5s`.
@@ -114,7 +130,7 @@ extension ScenarioFileParser {
 
     /// The items of a stream fixture: `.jsonl` (one `{"at": …, "data": …}` per line) or `.sse` (a transcript whose
     /// events carry their offsets in a `: at +200ms` comment). Problems are placed at the fixture's own lines.
-    private mutating func streamFixture(_ name: String, at path: String, node: Node) -> [(item: StreamScript.Item, event: Bool)] {
+    private mutating func streamFixture(_ name: String, at path: String, node: Node) -> [ParsedChunk] {
         let kind = (name as NSString).pathExtension
         guard kind == "jsonl" || kind == "sse" else {
             reader.report("\(path) is '\(name)'; a stream's fixture is a .jsonl file (an event per line) or an .sse transcript.", at: node)
@@ -126,18 +142,21 @@ extension ScenarioFileParser {
             reader.report("\(path) '\(name)' is not UTF-8 text.", at: node)
             return []
         }
-        return kind == "jsonl" ? jsonLines(text, file: place) : transcript(text, file: place)
+        return kind == "jsonl" ? jsonLines(text, file: place, fixtureNode: node) : transcript(text, file: place, fixtureNode: node)
     }
 
-    private mutating func jsonLines(_ text: String, file: String) -> [(item: StreamScript.Item, event: Bool)] {
-        var items: [(item: StreamScript.Item, event: Bool)] = []
+    private mutating func jsonLines(_ text: String, file: String, fixtureNode: Node) -> [ParsedChunk] {
+        var items: [ParsedChunk] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
         where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             let outer = reader
             reader = NodeReader(file: file)
             let previous = items.last?.item.offset ?? .zero
             if let node = try? Yams.compose(yaml: String(line)), line.trimmingCharacters(in: .whitespaces).hasPrefix("{") {
-                if let parsed = parseStreamItem(node, at: "event", after: previous) { items.append(parsed) }
+                if var parsed = parseStreamItem(node, at: "event", after: previous) {
+                    parsed.node = fixtureNode
+                    items.append(parsed)
+                }
             } else {
                 reader.report("line \(index + 1) is not a JSON object; write one event per line, such as {\"at\": \"+200ms\", \"data\": \"Hel\"}.", line: 1, column: nil)
             }
@@ -150,8 +169,8 @@ extension ScenarioFileParser {
         return items
     }
 
-    private mutating func transcript(_ text: String, file: String) -> [(item: StreamScript.Item, event: Bool)] {
-        var items: [(item: StreamScript.Item, event: Bool)] = []
+    private mutating func transcript(_ text: String, file: String, fixtureNode: Node) -> [ParsedChunk] {
+        var items: [ParsedChunk] = []
         var block: [Substring] = []
         var offset = Duration.zero
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
@@ -170,7 +189,9 @@ extension ScenarioFileParser {
             }
             if line.isEmpty {
                 guard !block.isEmpty else { continue }
-                items.append((StreamScript.Item(offset: offset, bytes: Data((block.joined(separator: "\n") + "\n\n").utf8)), true))
+                let data = block.filter { $0.hasPrefix("data:") }.map { String($0.dropFirst(5).drop { $0 == " " }) }
+                items.append((StreamScript.Item(offset: offset, bytes: Data((block.joined(separator: "\n") + "\n\n").utf8)),
+                              Self.escaping(ofData: data), fixtureNode))
                 block = []
             } else {
                 block.append(line)

@@ -760,7 +760,7 @@ public enum ScenarioSchema {
         },
         "template": {
           "type": "boolean",
-          "description": "true: the body and header values are Mustache templates filled per request from request.method, request.url, request.path (.0, .1…), request.query.NAME, request.headers.NAME, request.body.FIELD and now (.date, .time, .epochSeconds, .epochMilliseconds, .httpDate), the session's virtual time."
+          "description": "true: the body, header values and stream chunks are Mustache templates filled per request from request.method, request.url, request.path (.0, .1…), request.query.NAME, request.headers.NAME, request.body.FIELD and now (.date, .time, .epochSeconds, .epochMilliseconds, .httpDate), the session's virtual time."
         },
         "delay": {
           "$ref": "#/$defs/duration",

@@ -121,4 +121,48 @@ import Testing
         #expect(problem.message == "network.routes[0].response.stream.file is 'reply.txt'; a stream's fixture is a .jsonl file (an event per line) or an .sse transcript.")
         #expect(problem.line == 12)
     }
+
+    /// `template: true` fills a stream's chunks per request as it fills a body: JSON data escaped as in a JSON
+    /// string, text data continued on `data:` lines, a raw chunk as it is, a transcript's event too.
+    @Test func templatedChunksAreFilledPerRequestEachEscapedForWhereTheValueGoes() async throws {
+        let (catalog, _) = try catalog(scenario(stream: """
+        template: true
+        stream:
+          events:
+            - data: {text: "Hello {{request.body.name}}"}
+            - at: +1s
+              data: "to {{request.body.name}}"
+            - text: "raw {{request.query.q}}"
+            - data: as written
+        """))
+        let (_, outcome) = try script(catalog)
+        let clock = VirtualClock(start: Date(timeIntervalSince1970: 0), mode: .frozen)
+        let fake = RoutedNetwork(routes: [Route(name: "reply", matcher: RequestMatcher(), outcomes: [outcome])], clock: clock) { _ in }
+        let request = NetworkRequest(method: .post, url: URL(string: "https://assistant.example/reply?q=a%20b")!,
+                                     body: Data(#"{"name": "A \"B\"\nC"}"#.utf8))
+        let answer = Answer()
+        clock.spawn { await answer.set(try? await fake.send(request)) }
+        await clock.advance(by: .seconds(2))
+        let response = try #require(await answer.response)
+        #expect(String(decoding: response.body, as: UTF8.self) ==
+                "data: {\"text\":\"Hello A \\\"B\\\"\\nC\"}\n\n" + "data: to A \"B\"\ndata: C\n\n" + "raw a b" + "data: as written\n\n")
+    }
+
+    @Test func aTemplateInAChunkThatReadsWhatNoRequestHasIsPlacedAtItsEvent() throws {
+        let (catalog, _) = try catalog(scenario(stream: """
+        template: true
+        stream:
+          events:
+            - data: fine
+            - data: "{{response.text}}"
+        """))
+        let problem = try #require(catalog.problems["chat"]?.first)
+        #expect(problem.line == 15)
+        #expect(problem.message.hasPrefix("network.routes[0].response.stream chunk 2 reads 'response.text', which no request has."))
+    }
+
+    actor Answer {
+        var response: NetworkResponse?
+        func set(_ response: NetworkResponse?) { self.response = response }
+    }
 }
