@@ -23,6 +23,9 @@ public struct StreamBody: Codable, Sendable, Hashable {
     public var url: String
     /// The status its head carried.
     public var status: Int?
+    /// True for a stream relayed from the real server (a live route, or a live or record scenario), which cannot be
+    /// pushed into or closed; absent for a scripted one.
+    public var live: Bool?
     /// `events` for server-sent events (a `text/event-stream` answer), `webSocket` for a WebSocket, else `chunks`.
     public var kind: StreamTranscript.Kind
     /// When the request arrived, on the session's clock.
@@ -52,6 +55,7 @@ public struct StreamBody: Codable, Sendable, Hashable {
         method = exchange.method
         url = exchange.url
         status = exchange.status
+        live = exchange.live
         kind = transcript.kind
         requestedAt = exchange.time
         openedAt = transcript.openedAt

@@ -20,7 +20,7 @@ struct APIError: Error {
         let status: HTTPResponse.Status = switch error.code {
         case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute, .unknownStream: .notFound
         case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong, .serviceIsLive,
-             .notRewindable, .notSavable, .modelEscaped, .streamFull: .conflict
+             .notRewindable, .notSavable, .modelEscaped, .streamFull, .liveStream: .conflict
         // A step past the session's history: the session exists, the request is well formed, the step is not there.
         case .invalidScenario, .invalidOverrides, .unknownStep: .unprocessableContent
         case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey, .invalidServiceState: .badRequest

@@ -251,7 +251,7 @@ extension RoutedNetwork {
 
     /// The streams open now, oldest first: each one's request with ``/Services/NetworkExchange/stream`` telling how far it got.
     public func openStreams() -> [NetworkExchange] {
-        streams.keys.sorted().map { streams[$0]!.exchange }
+        (streams.values.map(\.exchange) + liveStreams.values).sorted { $0.sequence < $1.sequence }
     }
 
     /// Why a test's push or close was refused.
@@ -260,11 +260,14 @@ extension RoutedNetwork {
         case notOpen
         /// The stream already holds ``RoutedNetwork/pushLimit`` pushed chunks the Model has not read.
         case full
+        /// The stream is live: its real server sends what it sends, and closes it when it does.
+        case live
     }
 
     /// Pushes `bytes` into open stream `id`, delivered at the Model's next read: "the server now sends this" (for a
     /// WebSocket, a text message).
     public func push(_ bytes: Data, into id: Int) async throws(StreamSteeringError) {
+        guard liveStreams[id] == nil else { throw .live }
         guard streams[id] != nil else { throw .notOpen }
         guard streams[id]!.queue.count(where: \.pushed) < Self.pushLimit else { throw .full }
         streams[id]!.enqueue(.init(due: await clock.now(), bytes: bytes, pushed: true))
@@ -275,6 +278,7 @@ extension RoutedNetwork {
     /// Ends open stream `id` at the Model's next read, after what is due by now: closed by the server (`.close`,
     /// with `frame` for a WebSocket) or broken off (`.drop`); anything scripted for later is not sent.
     public func close(_ id: Int, with end: StreamScript.End, frame: WebSocketClose? = nil) async throws(StreamSteeringError) {
+        guard liveStreams[id] == nil else { throw .live }
         guard streams[id] != nil else { throw .notOpen }
         let now = await clock.now()
         streams[id]!.queue.removeAll { $0.due > now }

@@ -49,22 +49,16 @@ extension LiveNetwork {
     /// The URL to connect to for a WebSocket, and the name TLS should present when a `wss` origin is forwarded to
     /// another `wss` server (as ``forwarded(_:)`` keeps the origin's name for `https`).
     private func forwardedSocket(_ url: String) -> (url: String, serverName: String?) {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              let web = ["ws": "http", "wss": "https"][scheme] else { return (url, nil) }
-        let origin = scheme + "://" + (components.percentEncodedHost ?? "") + (components.port.map { ":\($0)" } ?? "")
-        let forwards = configuration.forward.keys.contains(origin) ? configuration.forward
-            : configuration.forward.reduce(into: [:]) { mapped, pair in
-                if pair.key.hasPrefix(web + "://") { mapped[scheme + pair.key.dropFirst(web.count)] = pair.value }
-            }
-        for (from, to) in forwards where url == from || url.hasPrefix(from + "/") || url.hasPrefix(from + "?") {
-            var target = to
-            for (web, socket) in [("https://", "wss://"), ("http://", "ws://")] where target.hasPrefix(web) {
-                target = socket + target.dropFirst(web.count)
-            }
-            let name = target.hasPrefix("wss://") && scheme == "wss" ? components.host : nil
-            return (target + url.dropFirst(from.count), name)
-        }
-        return (url, nil)
+        guard var components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              let web = ["ws": "http", "wss": "https"][scheme], let host = components.host else { return (url, nil) }
+        let authority = host + (components.port.map { ":\($0)" } ?? "")
+        // A forward of the socket's own origin wins over its web origin's.
+        guard let forward = configuration.forward["\(scheme)://\(authority)"] ?? configuration.forward["\(web)://\(authority)"],
+              let target = URLComponents(string: forward), let targetScheme = target.scheme else { return (url, nil) }
+        components.scheme = ["http": "ws", "https": "wss"][targetScheme] ?? targetScheme
+        components.host = target.host
+        components.port = target.port
+        return (components.string ?? url, components.scheme == "wss" && scheme == "wss" ? host : nil)
     }
 }
 
@@ -90,7 +84,6 @@ actor LiveSocket: WebSocketChannel {
     private var held: (message: SocketMessage, taken: CheckedContinuation<Bool, Never>)?
     /// The Model's read, waiting for the server.
     private var reader: CheckedContinuation<Result<SocketMessage?, TransportError>, Never>?
-    private var connection: Task<Void, Never>?
 
     init(request: NetworkRequest, network: LiveNetwork) {
         self.request = request
@@ -99,7 +92,6 @@ actor LiveSocket: WebSocketChannel {
 
     /// Waits for the handshake; cancelling the caller cancels the connection.
     func handshake(cancelling connection: Task<Void, Never>) async throws(TransportError) {
-        self.connection = connection
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if case .connecting = phase { opener = continuation } else { continuation.resume(returning: openResult) }

@@ -29,6 +29,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownRoute
         case unknownStream
         case streamFull
+        case liveStream
         case notRewindable
         case unknownStep
         case notSavable

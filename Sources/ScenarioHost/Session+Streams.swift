@@ -70,6 +70,8 @@ extension Session {
             return HostError(.unknownStream, "session '\(id)' has no open stream \(stream); streams are numbered by their request's journal sequence, and the open ones are \(open.isEmpty ? "none" : open.joined(separator: ", ")) (GET /v1/sessions/\(id)/streams).")
         case .full:
             return HostError(.streamFull, "stream \(stream) of session '\(id)' already holds \(RoutedNetwork.pushLimit) pushed chunks the Model has not read; move the clock or act so the Model reads them, then push more.")
+        case .live:
+            return HostError(.liveStream, "stream \(stream) of session '\(id)' is live: its real server sends what it sends and closes it when it does. Pushing and closing steer a scenario's scripted streams; to play the server, answer the route with a 'stream' or 'webSocket' instead of 'live: true'.")
         }
     }
 }

@@ -243,6 +243,10 @@ network:
     # each message that comes is published once the Model has taken it.
     assert daemon.state(recording)["assistantOnline"] is False
     until(lambda: daemon.state(recording)["assistantOnline"], "the server's online message")
+    listed = daemon.call("GET", f"/v1/sessions/{recording}/streams", expect=200).json()["streams"]
+    assert [(stream["kind"], stream.get("live"), stream["state"]) for stream in listed] == [("webSocket", True, "open")], listed
+    refused = daemon.call("POST", f"/v1/sessions/{recording}/streams/{listed[0]['stream']}/push", json={"text": "x"}, expect=409).json()
+    assert refused["code"] == "liveStream" and "real server" in refused["message"], refused
     daemon.act(recording, "send", text="Hi")
     recorded = until(lambda: daemon.state(recording) if daemon.state(recording).get("presenceError") else None,
                      "the server's close")
