@@ -7,25 +7,34 @@ import Services
 extension RoutedNetwork {
     /// Opens `request`'s stream on the live network and relays it.
     func openLive(_ request: NetworkRequest, _ arrived: NetworkExchange) async throws(TransportError) -> NetworkStream {
-        var exchange = arrived
-        exchange.live = true
-        try await delayLive(&exchange)
-        let upstream: NetworkStream
-        do throws(TransportError) {
-            guard let network = self.upstream else { throw .offline }
-            // Counted as work under way, as a live answer is: the session settles once the head is in.
-            let open = { () async throws(TransportError) -> NetworkStream in try await network.stream(request) }
-            upstream = try await scope.executor.waitingOutside(open)
-        } catch {
-            exchange.fault = error.rawValue
-            await journal(exchange)
-            throw error
+        let (upstream, opened) = try await openUpstream(arrived) { network async throws(TransportError) -> NetworkStream in
+            try await network.stream(request)
         }
+        var exchange = opened
         exchange.status = upstream.head.status.code
         exchange.stream = StreamTranscript(kind: StreamTranscript.Kind(of: upstream.head), openedAt: await clock.now(), pending: 0, nextAt: nil)
         liveStreams[exchange.sequence] = exchange
         await journal(exchange)
         return NetworkStream(head: upstream.head, source: LiveStreamRelay(network: self, id: exchange.sequence, upstream: upstream.body.source))
+    }
+
+    /// Opens a live stream or WebSocket: `arrived` is marked live and waits out the network conditions' delay, then
+    /// `open` runs on the live network as work under way, as a live answer does (the session settles once the head
+    /// or the handshake is in). A failure is journaled with its fault before it is thrown.
+    func openUpstream<T: Sendable>(_ arrived: NetworkExchange, _ open: @Sendable (any NetworkService) async throws(TransportError) -> T)
+        async throws(TransportError) -> (T, NetworkExchange) {
+        var exchange = arrived
+        exchange.live = true
+        do throws(TransportError) {
+            try await delayLive(&exchange)
+            guard let network = upstream else { throw .offline }
+            let opening = { () async throws(TransportError) -> T in try await open(network) }
+            return (try await scope.executor.waitingOutside(opening), exchange)
+        } catch {
+            exchange.fault = error.rawValue
+            await journal(exchange)
+            throw error
+        }
     }
 
     /// The next chunk of live stream `id` from `upstream`, journaled. The wait counts as work under way, so the

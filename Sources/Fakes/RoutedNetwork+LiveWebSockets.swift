@@ -11,25 +11,14 @@ import Services
 extension RoutedNetwork {
     /// Opens `request`'s WebSocket on the live network and relays it.
     func openLiveSocket(_ request: NetworkRequest, _ arrived: NetworkExchange) async throws(TransportError) -> WebSocketConnection {
-        var exchange = arrived
-        exchange.live = true
-        try await delayLive(&exchange)
-        let upstream: WebSocketConnection
-        do throws(TransportError) {
-            guard let network = self.upstream else { throw .offline }
-            // The handshake counts as work under way, as a live answer's head does. The live network's own tasks
-            // (the connection's reader) are the daemon's, not the Model's: they start outside the session's scope.
-            let open = { () async throws(TransportError) -> WebSocketConnection in
-                try await SessionScope.$current.withValue(nil) { () async -> Result<WebSocketConnection, TransportError> in
-                    do throws(TransportError) { return .success(try await network.webSocket(request)) } catch { return .failure(error) }
-                }.get()
-            }
-            upstream = try await scope.executor.waitingOutside(open)
-        } catch {
-            exchange.fault = error.rawValue
-            await journal(exchange)
-            throw error
+        // The live network's own tasks (the connection's reader) are the daemon's, not the Model's: they start outside
+        // the session's scope.
+        let (upstream, opened) = try await openUpstream(arrived) { network async throws(TransportError) -> WebSocketConnection in
+            try await SessionScope.$current.withValue(nil) { () async -> Result<WebSocketConnection, TransportError> in
+                do throws(TransportError) { return .success(try await network.webSocket(request)) } catch { return .failure(error) }
+            }.get()
         }
+        var exchange = opened
         exchange.status = 101
         exchange.stream = StreamTranscript(kind: .webSocket, openedAt: await clock.now(), pending: 0, nextAt: nil)
         liveStreams[exchange.sequence] = exchange
