@@ -69,10 +69,11 @@ struct Streams: AsyncParsableCommand {
         }
     }
 
-    /// `#2 events POST https://…/replies (reply): delivered 1, pending 0, next at …`
+    /// `#2 events POST https://…/replies (reply): delivered 1, pending 0, next at …`; a live one says `live` after
+    /// its kind.
     static func line(_ stream: StreamBody) -> String {
         let next = stream.nextAt.map { ", next at \(InstantText.format($0))" } ?? ""
-        return "#\(stream.stream) \(stream.kind.rawValue) \(stream.method) \(stream.url)\(stream.route.map { " (\($0))" } ?? ""): "
+        return "#\(stream.stream) \(stream.kind.rawValue)\(stream.live == true ? " live" : "") \(stream.method) \(stream.url)\(stream.route.map { " (\($0))" } ?? ""): "
             + "delivered \(stream.delivered), pending \(stream.pending)\(next)"
     }
 }

@@ -247,6 +247,8 @@ network:
     assert [(stream["kind"], stream.get("live"), stream["state"]) for stream in listed] == [("webSocket", True, "open")], listed
     refused = daemon.call("POST", f"/v1/sessions/{recording}/streams/{listed[0]['stream']}/push", json={"text": "x"}, expect=409).json()
     assert refused["code"] == "liveStream" and "real server" in refused["message"], refused
+    shown = subprocess.run([SCENARIOCTL, "streams", "--session", recording, "--socket", daemon.socket], capture_output=True, text=True, timeout=60)
+    assert shown.stdout.startswith("#1 webSocket live GET wss://assistant.example/v1/presence: delivered 1, pending 0"), shown
     daemon.act(recording, "send", text="Hi")
     recorded = until(lambda: daemon.state(recording) if daemon.state(recording).get("presenceError") else None,
                      "the server's close")
