@@ -69,18 +69,24 @@ public struct ScenarioDetail: Codable, Sendable, Hashable {
         public var delay: String?
         /// For a causal route: the route (and how many of its answers) after which this answer applies.
         public var after: String?
+        /// How it streams: `stream` (a streamed body, server-sent events or chunks) or `webSocket` (a scripted
+        /// conversation); absent for an answer sent whole.
+        public var streams: String?
 
-        /// An answer with a status or a fault, a delay and a condition, each absent when it does not apply.
-        public init(status: Int? = nil, fault: String? = nil, delay: String? = nil, after: String? = nil) {
+        /// An answer with a status or a fault, a delay, a condition and how it streams, each absent when it does not
+        /// apply.
+        public init(status: Int? = nil, fault: String? = nil, delay: String? = nil, after: String? = nil, streams: String? = nil) {
             self.status = status
             self.fault = fault
             self.delay = delay
             self.after = after
+            self.streams = streams
         }
 
-        /// `200`, `503 after 2s`, `fault timeout`, `200 once post-rating answered`.
+        /// `200`, `503 after 2s`, `fault timeout`, `200 once post-rating answered`, `101 webSocket`.
         public var summary: String {
             var text = status.map(String.init) ?? "fault \(fault ?? "?")"
+            if let streams { text += " \(streams)" }
             if let delay { text += " after \(delay)" }
             if let after { text += " once \(after) answered" }
             return text

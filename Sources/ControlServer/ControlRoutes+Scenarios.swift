@@ -82,7 +82,8 @@ extension ScenarioDetail {
                 }
                 let answers = route.outcomes.map { outcome in
                     var answer = ScenarioDetail.Answer(delay: outcome.delay == .zero ? nil : DurationText.format(outcome.delay),
-                                                       after: outcome.after.map { $0.times == 1 ? $0.route : "\($0.route) ×\($0.times)" })
+                                                       after: outcome.after.map { $0.times == 1 ? $0.route : "\($0.route) ×\($0.times)" },
+                                                       streams: outcome.webSocket != nil ? "webSocket" : outcome.stream != nil ? "stream" : nil)
                     switch outcome.result {
                     case .response(let response): answer.status = response.head.status.code
                     case .fault(let error): answer.fault = error.rawValue

@@ -96,6 +96,12 @@ public struct RouteOutcome: Sendable {
 
     /// For a response: the parts of it filled per request (`template: true`), or nil when it is sent as written.
     public var template: ResponseTemplate?
+
+    /// Whether it answers with a response rather than a fault; only a response opens a ``stream`` or ``webSocket``.
+    var isResponse: Bool {
+        if case .response = result { return true }
+        return false
+    }
     /// For a response: its body streamed chunk by chunk on the session's clock, or nil for a body sent whole.
     /// ``RoutedNetwork/send(_:)`` answers a streamed route with the whole body once the stream has ended.
     public var stream: StreamScript? {

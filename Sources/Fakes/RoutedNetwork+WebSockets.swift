@@ -12,8 +12,9 @@ extension RoutedNetwork {
         case .passThrough(let exchange):
             return try await openLiveSocket(request, exchange)
         case .outcome(let outcome, let exchange):
-            guard let script = outcome.webSocket else {
-                // A route that answers with anything but a conversation fails the handshake, as a real server would.
+            guard let script = outcome.webSocket, outcome.isResponse else {
+                // A route that answers with anything but a conversation fails the handshake, as a real server would;
+                // a fault fails it with that fault.
                 let (result, _) = await journalAndDeliver(outcome, exchange)
                 _ = try result.get()
                 throw .connectionRefused

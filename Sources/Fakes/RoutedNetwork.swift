@@ -128,7 +128,7 @@ public actor RoutedNetwork: NetworkService {
         switch await match(request) {
         case .passThrough(let exchange):
             return try await openLive(request, exchange)
-        case .outcome(let outcome, let exchange) where outcome.stream != nil:
+        case .outcome(let outcome, let exchange) where outcome.stream != nil && outcome.isResponse:
             return try await open(outcome, exchange)
         case .outcome(let outcome, let exchange):
             let response = try await journalAndDeliver(outcome, exchange).result.get()

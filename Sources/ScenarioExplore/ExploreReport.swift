@@ -54,7 +54,7 @@ public struct ExploreReport: Sendable, Hashable, Codable {
     public var steps: Int
     /// Steps the daemon refused (a 4xx: arguments the Model rejected), which changed nothing.
     public var refusedSteps: Int
-    /// Steps of each kind: `action NAME`, `clock`, `network`, `keyValue`.
+    /// Steps of each kind: `action NAME`, `clock`, `network`, `route`, `keyValue`, `stream`.
     public var stepKinds: [String: Int]
     /// Requests each route answered, over all counted walks.
     public var routes: [String: Int]

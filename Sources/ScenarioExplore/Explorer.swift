@@ -94,9 +94,10 @@ public struct Explorer: Sendable {
             var next = 0
             func launch(_ walk: Int) {
                 let runner = runner(model: model, settings: settings, overrides: overrides(walk: walk))
-                let routes = detail.routes.filter { $0.live != true }.map(\.name)
+                let routes = detail.routes.filter { $0.live != true }
+                let streams = routes.contains { $0.answers.contains { $0.streams != nil } }
                 group.addTask { (walk, try await runWalk(walk, runner: runner, generator: StepGenerator(
-                    model: model, settings: settings, routes: routes, seed: seed(walk: walk)))) }
+                    model: model, settings: settings, routes: routes.map(\.name), streams: streams, seed: seed(walk: walk)))) }
             }
             while next < min(options.parallelism, options.walks) { launch(next); next += 1 }
             while let (walk, outcome) = try await group.next() {

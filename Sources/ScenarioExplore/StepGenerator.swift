@@ -4,8 +4,8 @@ import ScenarioFormat
 import Services
 
 /// Draws a walk's steps from its seed: the Model's actions with arguments made from its self-description, clock
-/// moves, network weather (the whole network's or one route's) and the key-value edits the scenario's properties
-/// file allows, in the file's weights.
+/// moves, network weather (the whole network's or one route's), the key-value edits the scenario's properties
+/// file allows and, where routes stream, a stream's end, in the file's weights.
 struct StepGenerator {
     /// The moves a walk makes, short to long: a tick within a request's delay up to an hour of timers.
     static let clockMoves = ["100ms", "1s", "5s", "30s", "2m", "15m", "1h"]
@@ -28,12 +28,15 @@ struct StepGenerator {
     let settings: PropertiesFile
     /// The scenario's routes, whose weather a walk may change one at a time.
     let routes: [String]
+    /// Whether any route answers with a stream or a WebSocket, which a walk may end.
+    let streams: Bool
     private let random: SeededRandom
 
-    init(model: ModelDescription, settings: PropertiesFile, routes: [String], seed: UInt64) {
+    init(model: ModelDescription, settings: PropertiesFile, routes: [String], streams: Bool = false, seed: UInt64) {
         self.model = model
         self.settings = settings
         self.routes = routes
+        self.streams = streams
         random = SeededRandom(seed: seed)
     }
 
@@ -43,6 +46,8 @@ struct StepGenerator {
         let kinds: [(Int, Int)] = [
             (0, model.actions.isEmpty ? 0 : weights.action), (1, weights.clock), (2, weights.network),
             (3, settings.keyValue.isEmpty ? 0 : weights.keyValue),
+            // Last, so a scenario without streams draws exactly as it did before streams existed.
+            (4, streams ? weights.stream : 0),
         ]
         // Nothing drawable (a Model without actions, in a file that weighs clock and weather 0): time passes.
         guard kinds.contains(where: { $0.1 > 0 }) else { return .advanceClock("1s") }
@@ -55,6 +60,9 @@ struct StepGenerator {
             // Half the weather is the whole network's, half one route's, when there are routes.
             guard !routes.isEmpty, below(2) == 0 else { return .network(Self.weathers[below(Self.weathers.count)]) }
             return .route(name: routes[below(routes.count)], change: Self.routeChanges[below(Self.routeChanges.count)])
+        case 4:
+            // A stream's server closing it is as likely as it breaking off.
+            return .stream(below(2) == 0 ? .close : .drop)
         default:
             let keys = settings.keyValue.keys.sorted()
             let key = keys[below(keys.count)]

@@ -177,6 +177,8 @@ struct WalkRunner: Sendable {
                     failure = try await move(by: DurationText.parse(duration) ?? .zero, number: number)
                 case .network(let conditions):
                     _ = try await client.setNetworkConditions(conditions, session: id)
+                    // Going offline or failing breaks the open streams, which the Model sees at once.
+                    state = try await client.state(session: id)
                 case .route(let name, let change):
                     // `extends` the route the session was created with: an empty change puts it back.
                     var patch: [String: JSONValue] = if case .object(let members) = change { members } else { [:] }
@@ -186,6 +188,10 @@ struct WalkRunner: Sendable {
                     _ = try await client.setKeyValue(key, to: value, session: id)
                 case .removeKeyValue(let key):
                     try await client.removeKeyValue(key, session: id)
+                case .stream(let end):
+                    if let oldest = try await client.streams(session: id).first(where: { $0.live != true }) {
+                        state = try await client.closeStream(oldest.stream, fault: end == .drop ? .connectionReset : nil, session: id)
+                    }
                 }
             } catch let error as ScenarioClientError {
                 guard case .api(let status, let body) = error else { throw error }

@@ -6,7 +6,7 @@ public import Services
 /// A walk file writes each as a one-key object: `{"action": {"name": "setIsRead", "arguments": {…}}}`,
 /// `{"advanceClock": "15m"}`, `{"network": {"offline": true}}` (`{}`: the scenario's own network),
 /// `{"route": {"name": "feed", "response": {"fault": "timeout"}}}` (no `response`: the route as the scenario has it),
-/// `{"setKeyValue": {"key": "readItems", "value": []}}`, `{"removeKeyValue": "readItems"}`.
+/// `{"setKeyValue": {"key": "readItems", "value": []}}`, `{"removeKeyValue": "readItems"}`, `{"stream": "close"}`.
 public enum WalkStep: Sendable, Hashable, Codable {
     /// An action of the Model, with its arguments.
     case action(name: String, arguments: JSONValue)
@@ -22,6 +22,17 @@ public enum WalkStep: Sendable, Hashable, Codable {
     case setKeyValue(key: String, value: JSONValue)
     /// A key removed from the store.
     case removeKeyValue(String)
+    /// The oldest open scripted stream or WebSocket ends now: its server closes it, or it breaks off with
+    /// `connectionReset`. Nothing happens when none is open.
+    case stream(StreamEnd)
+
+    /// How a ``stream(_:)`` step ends a stream.
+    public enum StreamEnd: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Its server closes it (a WebSocket with code 1000).
+        case close
+        /// It breaks off: the Model's next read throws `connectionReset`.
+        case drop
+    }
 
     /// The step's kind as the summary counts it: `action NAME`, `clock`, `network`, `keyValue`.
     public var kind: String {
@@ -31,6 +42,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
         case .network: "network"
         case .route: "route"
         case .setKeyValue, .removeKeyValue: "keyValue"
+        case .stream: "stream"
         }
     }
 
@@ -49,11 +61,13 @@ public enum WalkStep: Sendable, Hashable, Codable {
             return "change route \(name): \(String(decoding: change.jsonData, as: UTF8.self))"
         case .setKeyValue(let key, let value): return "set key \(key) to \(String(decoding: value.jsonData, as: UTF8.self))"
         case .removeKeyValue(let key): return "remove key \(key)"
+        case .stream(.close): return "the oldest open stream's server closes it"
+        case .stream(.drop): return "the oldest open stream breaks off"
         }
     }
 
     private enum Key: String, CodingKey {
-        case action, advanceClock, network, route, setKeyValue, removeKeyValue
+        case action, advanceClock, network, route, setKeyValue, removeKeyValue, stream
     }
 
     private struct ActionBody: Codable {
@@ -76,7 +90,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: Key.self)
         guard container.allKeys.count == 1, let key = container.allKeys.first else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-                "a step is an object with exactly one of action, advanceClock, network, route, setKeyValue, removeKeyValue"))
+                "a step is an object with exactly one of action, advanceClock, network, route, setKeyValue, removeKeyValue, stream"))
         }
         switch key {
         case .action:
@@ -96,6 +110,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
             let body = try container.decode(KeyValueBody.self, forKey: key)
             self = .setKeyValue(key: body.key, value: body.value)
         case .removeKeyValue: self = .removeKeyValue(try container.decode(String.self, forKey: key))
+        case .stream: self = .stream(try container.decode(StreamEnd.self, forKey: key))
         }
     }
 
@@ -110,6 +125,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
         case .route(let name, let change): try container.encode(RouteBody(name: name, response: change.value(at: "/response")), forKey: .route)
         case .setKeyValue(let key, let value): try container.encode(KeyValueBody(key: key, value: value), forKey: .setKeyValue)
         case .removeKeyValue(let key): try container.encode(key, forKey: .removeKeyValue)
+        case .stream(let end): try container.encode(end, forKey: .stream)
         }
     }
 }

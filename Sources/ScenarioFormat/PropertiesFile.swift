@@ -17,7 +17,7 @@ import Yams
 ///     within: 30s               # of virtual time
 ///     that: /isLoading == false
 /// walk:
-///   weights: { action: 5, clock: 2, network: 1, keyValue: 1 }
+///   weights: { action: 5, clock: 2, network: 1, keyValue: 1, stream: 1 }
 ///   arguments:                  # examples an action's argument is drawn from
 ///     setIsRead: { url: ["https://example.com/1"], value: [true, false] }
 ///   keyValue:                   # keys a walk may edit, and the values it may write (null removes the key)
@@ -59,16 +59,21 @@ public struct PropertiesFile: Sendable, Hashable {
         public var network: Int
         /// A key-value edit, among those `walk.keyValue` allows (none when it allows none).
         public var keyValue: Int
+        /// The server of the oldest open stream or WebSocket closing it, or it breaking off (none in a scenario
+        /// whose routes never stream).
+        public var stream: Int
 
-        /// The weights of every walk unless a scenario says: actions most, then clock moves, then weather and edits.
-        public static let standard = Weights(action: 5, clock: 2, network: 1, keyValue: 1)
+        /// The weights of every walk unless a scenario says: actions most, then clock moves, then weather, edits and
+        /// streams' ends.
+        public static let standard = Weights(action: 5, clock: 2, network: 1, keyValue: 1, stream: 1)
 
         /// Weights as given.
-        public init(action: Int, clock: Int, network: Int, keyValue: Int) {
+        public init(action: Int, clock: Int, network: Int, keyValue: Int, stream: Int = 1) {
             self.action = action
             self.clock = clock
             self.network = network
             self.keyValue = keyValue
+            self.stream = stream
         }
     }
 
@@ -189,14 +194,17 @@ private struct PropertiesFileParser {
     mutating func walk(_ node: Node, into file: inout PropertiesFile) {
         guard let keys = reader.mapping(node, at: "walk", allowed: ["weights", "arguments", "keyValue"]) else { return }
         if let node = keys["weights"],
-           let weights = reader.mapping(node, at: "walk.weights", allowed: ["action", "clock", "network", "keyValue"]) {
+           let weights = reader.mapping(node, at: "walk.weights", allowed: ["action", "clock", "network", "keyValue", "stream"]) {
             func weight(_ key: String, _ standard: Int) -> Int {
                 weights[key].flatMap { reader.int($0, at: "walk.weights.\(key)", in: 0...1_000) } ?? standard
             }
             let standard = PropertiesFile.Weights.standard
             file.weights = .init(action: weight("action", standard.action), clock: weight("clock", standard.clock),
-                                 network: weight("network", standard.network), keyValue: weight("keyValue", standard.keyValue))
-            if file.weights.action + file.weights.clock + file.weights.network + file.weights.keyValue == 0 {
+                                 network: weight("network", standard.network), keyValue: weight("keyValue", standard.keyValue),
+                                 stream: weight("stream", standard.stream))
+            // A stream's end is drawn only where routes stream: it counts here only when written.
+            let stream = weights["stream"] == nil ? 0 : file.weights.stream
+            if file.weights.action + file.weights.clock + file.weights.network + file.weights.keyValue + stream == 0 {
                 reader.report("walk.weights makes every kind of step 0; give at least one a weight above 0.", at: node)
             }
         }

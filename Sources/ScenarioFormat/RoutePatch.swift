@@ -58,7 +58,12 @@ struct RoutePatch {
         if responseKeys.contains("delay") { changed.delay = patch.delay }
         switch (patch.result, outcome.result) {
         case (.fault, _):
-            if responseKeys.contains("fault") { changed.result = patch.result }
+            // A fault is the whole answer: a parent's stream or conversation goes with the response it replaces.
+            if responseKeys.contains("fault") {
+                changed.result = patch.result
+                changed.stream = nil
+                changed.webSocket = nil
+            }
         case (.response(let given), let parent):
             var response: NetworkResponse
             if case .response(let parent) = parent {

@@ -1,5 +1,6 @@
 import ControlAPI
 import FeedReader
+import Assistant
 import Foundation
 import Ratings
 import ScenarioClient
@@ -141,10 +142,12 @@ import Testing
 @Suite struct ShippedModelsExploreTests {
     /// Every shipped scenario but `live`, whose answers come from the internet, which tests never reach.
     static let scenarios = ["empty-feed", "feed-updates", "first-launch", "malformed-feed", "offline", "offline-demo",
-                            "ratings-expired-token", "ratings-signed-in", "ratings-signed-out", "server-error", "slow-network"]
+                            "ratings-expired-token", "ratings-signed-in", "ratings-signed-out", "server-error", "slow-network",
+                            "assistant-happy", "assistant-slow-tokens", "assistant-dropped", "assistant-offline",
+                            "assistant-error-event", "assistant-stalled", "assistant-socket-error"]
 
     @Test func everyShippedScenarioKeepsItsPropertiesForTwoHundredWalks() async throws {
-        let daemon = try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self])
+        let daemon = try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self, Assistant.self])
         for scenario in Self.scenarios {
             let report = try await explore(scenario, walks: 200, steps: 12, seed: 2026, daemon: daemon)
             #expect(report.walksRun == 200)
@@ -152,5 +155,27 @@ import Testing
         // The examples in ratings-signed-out's properties.yaml reach the sign-in a drawn string never would.
         let ratings = try await explore("ratings-signed-out", walks: 50, steps: 12, seed: 2026, daemon: daemon)
         #expect(ratings.routesNeverRequested.isEmpty, "\(ratings.text)")
+    }
+
+    /// Where routes stream, walks end streams half-way (the server closing one, or it breaking off), and every
+    /// walk that does still keeps the built-in properties, replay's byte-identical state among them.
+    @Test func theAssistantsWalksEndItsStreamsHalfWay() async throws {
+        let daemon = try ScenarioDaemon.inProcess(models: [Assistant.self])
+        let walkFile = FileManager.default.temporaryDirectory.appendingPathComponent("assistant-\(UUID()).walk.json")
+        defer { try? FileManager.default.removeItem(at: walkFile) }
+        let report = try await explore("assistant-happy", walks: 60, steps: 12, seed: 7, walkFile: walkFile, daemon: daemon)
+        #expect(report.stepKinds["stream", default: 0] > 0, "\(report.text)")
+        #expect(report.routesNeverRequested.isEmpty, "\(report.text)")
+        let feedReader = try await explore("offline-demo", walks: 20, steps: 12, seed: 7, daemon: try ScenarioDaemon.inProcess(models: [FeedReader.self]))
+        #expect(feedReader.stepKinds["stream"] == nil, "a scenario whose routes never stream draws no stream step")
+    }
+
+    @Test func aStreamStepIsWrittenAndReadAsOneKey() throws {
+        for step in [WalkStep.stream(.close), .stream(.drop)] {
+            let data = try JSONEncoder().encode(step)
+            #expect(String(decoding: data, as: UTF8.self) == #"{"stream":"\#(step == .stream(.close) ? "close" : "drop")"}"#)
+            #expect(try JSONDecoder().decode(WalkStep.self, from: data) == step)
+        }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(WalkStep.self, from: Data(#"{"stream":"explode"}"#.utf8)) }
     }
 }

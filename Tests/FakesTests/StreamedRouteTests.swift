@@ -156,6 +156,22 @@ import Testing
         await clock.settle()
         #expect(await seen.values == ["a", "<offline>"])
     }
+
+    /// An outcome that carries a script but answers with a fault (a team's own route, or a patch that made a
+    /// streamed route fail) fails the stream and the handshake with that fault; found by explore, which crashed.
+    @Test func aFaultWithAScriptFailsWithTheFault() async throws {
+        let outcome = RouteOutcome(.fault(.timeout), stream: StreamScript(items: tokens(["a"], every: .seconds(1))),
+                                   webSocket: WebSocketScript(onConnect: [.init(offset: .zero, message: .text("hi"))]))
+        let fake = RoutedNetwork(routes: [Route(name: "failing", matcher: RequestMatcher(), outcomes: [outcome])], clock: clock) { _ in }
+        let request = request
+        let seen = Recorder<String>()
+        clock.spawn {
+            do { _ = try await fake.stream(request); await seen.append("open") } catch { await seen.append("stream \((error as? TransportError)?.rawValue ?? "\(error)")") }
+            do { _ = try await fake.webSocket(request); await seen.append("open") } catch { await seen.append("socket \((error as? TransportError)?.rawValue ?? "\(error)")") }
+        }
+        await clock.settle()
+        #expect(await seen.values == ["stream timeout", "socket timeout"])
+    }
 }
 
 @Suite struct SSEParserTests {
