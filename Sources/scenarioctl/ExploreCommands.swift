@@ -11,8 +11,8 @@ struct Explore: AsyncParsableCommand {
         abstract: "Walk a scenario's Model through seeded random steps, checking properties after each; shrink a failure.",
         discussion: """
         Each walk runs in a session of its own: the Model's actions (arguments drawn from its description, the \
-        state and the properties file's examples), clock moves, network and route weather and the key-value edits the \
-        properties file allows. Built in: no modelEscaped, no 5xx, no unanswered request (with fullCoverage: true), \
+        state and the properties file's examples), clock moves, network and route weather, the key-value edits the \
+        properties file allows and, where routes stream, the end of an open stream. Built in: no modelEscaped, no 5xx, no unanswered request (with fullCoverage: true), \
         and a replay of each walk ends in byte-identical state. The scenario's properties.yaml adds checks. \
         The first failing walk is shrunk to a minimal one and written to --walk-file for `scenarioctl play`. \
         The same seed gives the same report, whatever --parallel is. Exit status 1 when a property failed; \
