@@ -64,16 +64,6 @@ extension RoutedNetwork {
     }
 }
 
-extension StreamChunk {
-    /// A WebSocket message as the journal holds it: text as it is, binary in base64.
-    init(time: Date, message: WebSocketMessage, sent: Bool) {
-        switch message {
-        case .text(let text): self.init(time: time, text: text, sent: sent ? true : nil)
-        case .binary(let data): self.init(time: time, text: data.base64EncodedString(), sent: sent ? true : nil, binary: true)
-        }
-    }
-}
-
 /// A live WebSocket as the Model uses it: each message through the network fake, which journals it.
 private struct LiveSocketRelay: WebSocketChannel {
     let network: RoutedNetwork

@@ -165,9 +165,7 @@ extension RoutedNetwork {
     /// Takes the first chunk of stream `id`, records it in the journal and hands it over.
     private func deliver(_ id: Int, at now: Date) async -> OpenStream.Queued {
         let item = streams[id]!.queue.removeFirst()
-        let text = item.binary ? item.bytes.base64EncodedString() : String(decoding: item.bytes, as: UTF8.self)
-        streams[id]!.exchange.stream?.append(StreamChunk(time: now, text: text, pushed: item.pushed ? true : nil,
-                                                         binary: item.binary ? true : nil))
+        streams[id]!.exchange.stream?.append(StreamChunk(time: now, bytes: item.bytes, binary: item.binary, pushed: item.pushed))
         streams[id]!.notePending()
         await journal(streams[id]!.exchange)
         return item

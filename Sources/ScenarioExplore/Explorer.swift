@@ -90,14 +90,15 @@ public struct Explorer: Sendable {
         var outcomes: [Int: WalkRunner.Outcome] = [:]
         var firstFailure: Int?
         var stepsSoFar = 0
+        let routes = detail.routes.filter { $0.live != true }
+        let routeNames = routes.map(\.name)
+        let streams = routes.contains { $0.answers.contains { $0.streams != nil } }
         try await withThrowingTaskGroup(of: (Int, WalkRunner.Outcome).self) { group in
             var next = 0
             func launch(_ walk: Int) {
                 let runner = runner(model: model, settings: settings, overrides: overrides(walk: walk))
-                let routes = detail.routes.filter { $0.live != true }
-                let streams = routes.contains { $0.answers.contains { $0.streams != nil } }
                 group.addTask { (walk, try await runWalk(walk, runner: runner, generator: StepGenerator(
-                    model: model, settings: settings, routes: routes.map(\.name), streams: streams, seed: seed(walk: walk)))) }
+                    model: model, settings: settings, routes: routeNames, streams: streams, seed: seed(walk: walk)))) }
             }
             while next < min(options.parallelism, options.walks) { launch(next); next += 1 }
             while let (walk, outcome) = try await group.next() {

@@ -265,7 +265,7 @@ extension ScenarioFileParser {
             let parsed = parseStream(streamNode, at: "\(path).stream")
             stream = parsed?.script
             chunks = parsed?.chunks ?? []
-            if chunks.contains(where: { $0.escaping != .none }), fields[.contentType] == nil { fields[.contentType] = "text/event-stream" }
+            if chunks.contains(where: { $0.data != nil }), fields[.contentType] == nil { fields[.contentType] = "text/event-stream" }
         }
         var webSocket: WebSocketScript?
         if let socketNode = keys["webSocket"] {
@@ -331,7 +331,7 @@ extension ScenarioFileParser {
         for (index, chunk) in chunks.enumerated() {
             let text = String(decoding: chunk.item.bytes, as: UTF8.self)
             guard text.contains("{{"), let compiled = compileTemplate(text, at: "\(path) chunk \(index + 1)", node: chunk.node) else { continue }
-            templates[index] = .init(template: compiled, escaping: chunk.escaping)
+            templates[index] = .init(template: compiled, escaping: chunk.data.map(Self.escaping(ofData:)) ?? .none)
         }
         return templates
     }

@@ -9,9 +9,9 @@ extension ScenarioFileParser {
     static let streamKeys = ["events", "file", "end", "endAt", "fault"]
     static let streamItemKeys = ["at", "event", "id", "data", "retry", "text"]
 
-    /// A chunk as written: the item, how a template would escape what it fills in (`none` for raw text), and where
-    /// it was written (its fixture's node for a file's).
-    typealias ParsedChunk = (item: StreamScript.Item, escaping: ResponseTemplate.ChunkTemplate.Escaping, node: Node)
+    /// A chunk as written: the item, an event's data (nil for raw text; what a template's escaping is chosen by, only
+    /// when the chunk is a template), and where it was written (its fixture's node for a file's).
+    typealias ParsedChunk = (item: StreamScript.Item, data: [String]?, node: Node)
 
     /// How a stream ends, as a scenario writes it.
     enum StreamEnd: String, CaseIterable {
@@ -79,7 +79,7 @@ extension ScenarioFileParser {
                 reader.report("\(path) has 'text' and \(fields.map { "'\($0)'" }.joined(separator: ", ")); 'text' is a chunk sent exactly as written, so keep either it or the event's fields.", at: node)
             }
             guard let text = reader.text(textNode, at: "\(path).text"), reader.problems.count == problemsBefore else { return nil }
-            return (StreamScript.Item(offset: at, bytes: Data(text.utf8)), .none, node)
+            return (StreamScript.Item(offset: at, bytes: Data(text.utf8)), nil, node)
         }
         guard let dataNode = keys["data"] else {
             reader.report("\(path) needs 'data' (an event without data is never dispatched) or 'text' (a chunk sent as written).", at: node)
@@ -94,7 +94,7 @@ extension ScenarioFileParser {
         let id = keys["id"].flatMap { singleLine($0, at: "\(path).id") }
         let retry = keys["retry"].flatMap { reader.int($0, at: "\(path).retry", in: 0...86_400_000) }
         guard reader.problems.count == problemsBefore else { return nil }
-        return (StreamScript.Item(offset: at, event: SSEEvent(event: event, id: id, data: data, retry: retry)), Self.escaping(ofData: [data]), node)
+        return (StreamScript.Item(offset: at, event: SSEEvent(event: event, id: id, data: data, retry: retry)), [data], node)
     }
 
     /// An event whose data is JSON (an object or array) escapes filled values as in a JSON string; other data
@@ -191,7 +191,7 @@ extension ScenarioFileParser {
                 guard !block.isEmpty else { continue }
                 let data = block.filter { $0.hasPrefix("data:") }.map { String($0.dropFirst(5).drop { $0 == " " }) }
                 items.append((StreamScript.Item(offset: offset, bytes: Data((block.joined(separator: "\n") + "\n\n").utf8)),
-                              Self.escaping(ofData: data), fixtureNode))
+                              data, fixtureNode))
                 block = []
             } else {
                 block.append(line)

@@ -65,23 +65,28 @@ actor Recorder: NetworkService {
     }
 
     fileprivate func note(_ sequence: Int, message: WebSocketMessage, sent: Bool, at offset: Duration) {
-        guard let index = exchanges.lastIndex(where: { $0.sequence == sequence }) else { return }
-        exchanges[index].conversation?.messages.append(.init(offset: offset, message: message, sent: sent))
+        update(sequence) { $0.conversation?.messages.append(.init(offset: offset, message: message, sent: sent)) }
     }
 
     fileprivate func note(_ sequence: Int, close: WebSocketClose, at offset: Duration) {
-        guard let index = exchanges.lastIndex(where: { $0.sequence == sequence }) else { return }
-        exchanges[index].conversation?.close = WebSocketScript.Close(offset: offset, frame: close)
+        update(sequence) { $0.conversation?.close = WebSocketScript.Close(offset: offset, frame: close) }
     }
 
     fileprivate func note(_ sequence: Int, chunk: Data, at offset: Duration) {
-        guard let index = exchanges.lastIndex(where: { $0.sequence == sequence }) else { return }
-        exchanges[index].stream?.items.append(StreamScript.Item(offset: offset, bytes: chunk))
+        update(sequence) { $0.stream?.items.append(StreamScript.Item(offset: offset, bytes: chunk)) }
     }
 
     fileprivate func note(_ sequence: Int, end: StreamScript.End, at offset: Duration) {
-        guard let index = exchanges.lastIndex(where: { $0.sequence == sequence }), let items = exchanges[index].stream?.items else { return }
-        exchanges[index].stream = StreamScript(items: items, end: end, endOffset: offset)
+        update(sequence) { exchange in
+            guard let items = exchange.stream?.items else { return }
+            exchange.stream = StreamScript(items: items, end: end, endOffset: offset)
+        }
+    }
+
+    /// Changes the kept exchange numbered `sequence`, if it was kept.
+    private func update(_ sequence: Int, _ change: (inout RecordedExchange) -> Void) {
+        guard let index = exchanges.lastIndex(where: { $0.sequence == sequence }) else { return }
+        change(&exchanges[index])
     }
 
     private func keep(_ exchange: RecordedExchange) {
