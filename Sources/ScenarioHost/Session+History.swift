@@ -100,9 +100,14 @@ extension Session {
             _ = try await replaceServiceStateNow(service, state)
         case .setRoute(_, _, let route): try await live().network.setRoute(route)
         case .removeRoute(let name): try await removeRouteNow(name)
-        case .setNetworkConditions(let conditions): try await live().network.setConditions(conditions)
-        case .pushToStream(let stream, let bytes): try await pushNow(bytes, into: stream)
-        case .closeStream(let stream, let fault, let frame): try await closeNow(stream, fault: fault, frame: frame)
+        case .setNetworkConditions(let conditions): try await setNetworkConditionsNow(conditions)
+        // As the step did first time: the Model reads the push, or sees the end, before the next step.
+        case .pushToStream(let stream, let bytes):
+            try await pushNow(bytes, into: stream)
+            try await live().clock.settle()
+        case .closeStream(let stream, let fault, let frame):
+            try await closeNow(stream, fault: fault, frame: frame)
+            try await live().clock.settle()
         case .clearJournal: journaling.clear()
         case .reset: try await restart()
         }

@@ -68,10 +68,21 @@ extension Session {
     public func setNetworkConditions(_ conditions: NetworkConditions) async throws(HostError) -> NetworkConditions {
         await takeTurn()
         defer { endTurn() }
-        try await live().network.setConditions(conditions)
+        try await setNetworkConditionsNow(conditions)
         logger.notice("network conditions set: \(conditions)")
+        _ = try await publishStateIfChanged()
+        let escaped = reportEscapes(during: "the network switch")
         await remember(.setNetworkConditions(conditions))
+        try failOnEscapes(escaped, during: "the network switch")
         return conditions
+    }
+
+    /// Switches the network, holding the turn already, and lets the Model see the streams it broke: it has, when this
+    /// returns, so what the next step finds does not depend on how soon it comes.
+    func setNetworkConditionsNow(_ conditions: NetworkConditions) async throws(HostError) {
+        let runtime = try live()
+        await runtime.network.setConditions(conditions)
+        await runtime.clock.settle()
     }
 
     /// The conditions the session's network is in (``NetworkConditions/normal`` unless switched).

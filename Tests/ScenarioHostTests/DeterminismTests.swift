@@ -1,3 +1,4 @@
+import Fakes
 import Foundation
 import ScenarioFormat
 import ScenarioHost
@@ -69,6 +70,24 @@ import Testing
         #expect(first == second)
         // The template was rendered: the answer names the clock's time, and the Model took it in.
         #expect(String(decoding: first, as: UTF8.self).contains("Asked GET at 2026-"))
+    }
+
+    /// Going offline breaks the open streams, and the switch returns once the Model has seen them break: a state read
+    /// right after it finds the same whenever it comes (explore found a replay that read it sooner and differed).
+    @Test func aNetworkSwitchReturnsOnceTheModelHasSeenItsStreamsBreak() async throws {
+        let host = makeHost()
+        for index in 0..<20 {
+            let session = try await host.createSession(of: "assistant-happy", id: "switch-\(index)")
+            let before = try await session.state().value()
+            #expect(before.value(at: "/presenceError") == nil)
+            try await session.setNetworkConditions(NetworkConditions(offline: true))
+            let error = try await session.state().value().value(at: "/presenceError")
+            #expect(error == "Presence was cut off: The network is offline.", "session \(index): \(String(describing: error))")
+            // A rewind makes the switch again, and lets the Model see it as the first time did.
+            let rewound = try await session.rewind(to: 1).value()
+            #expect(rewound.value(at: "/presenceError") == error)
+            try await host.deleteSession(session.id)
+        }
     }
 
     @Test func resetGivesTheSameBytesAsANewSession() async throws {
