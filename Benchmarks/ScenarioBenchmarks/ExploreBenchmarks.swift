@@ -10,8 +10,8 @@ import ScenarioHost
 import ScenarioTesting
 import Services
 
-/// What exploring costs in process: an exploration of offline-demo (10 walks of 20 steps, each walk checked after
-/// every step against the scenario's properties.yaml and replayed once), beside the same mix of 200 steps as a
+/// What exploring costs in process: an exploration of offline-demo (10 walks of 20 steps on the engine, each walk
+/// checked after every step against the scenario's properties.yaml and replayed once), beside the same mix of 200 steps as a
 /// hand-written loop over the same in-process API, with no checks and no replays. Steps per second are 200 over
 /// each figure.
 func exploreBenchmarks() {
@@ -19,7 +19,8 @@ func exploreBenchmarks() {
         let name = "explore: offline-demo, 10 walks of 20 steps, \(parallelism == 1 ? "one" : "two") at a time"
         Benchmark(name, configuration: .perExploration) { benchmark, daemon in
             do {
-                let report = try await Explorer(client: daemon.client, scenario: "offline-demo",
+                // As ScenarioTesting's `explore` runs it: the walks on the engine of the daemon in this process.
+                let report = try await Explorer(client: daemon.client, target: daemon.walkTarget, scenario: "offline-demo",
                                                 options: ExploreOptions(walks: 10, steps: 20, seed: 1, parallelism: parallelism)).run()
                 guard report.failure == nil, report.steps == 200 else { return benchmark.error(report.text) }
             } catch {

@@ -1,13 +1,13 @@
-import ControlAPI
+package import ControlAPI
 import HTTPTypes
 import Hummingbird
-import ScenarioHost
+package import ScenarioHost
 
 /// An error the control API answers with: an HTTP status, a stable code and a message. Every failure a client
 /// can cause becomes one of these, rendered as JSON in one place (``APIErrorMiddleware``).
-struct APIError: Error {
+package struct APIError: Error {
     var status: HTTPResponse.Status
-    var body: APIErrorBody
+    package var body: APIErrorBody
     /// Headers the refusal needs besides the body's (`Accept-Patch` on a 415).
     var headers: HTTPFields = [:]
 
@@ -16,20 +16,12 @@ struct APIError: Error {
         self.body = APIErrorBody(code: code, message: message)
     }
 
-    init(_ error: HostError) {
-        let status: HTTPResponse.Status = switch error.code {
-        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute, .unknownStream: .notFound
-        case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong, .serviceIsLive,
-             .notRewindable, .notSavable, .modelEscaped, .streamFull, .liveStream: .conflict
-        // A step past the session's history: the session exists, the request is well formed, the step is not there.
-        case .invalidScenario, .invalidOverrides, .unknownStep: .unprocessableContent
-        case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey, .invalidServiceState: .badRequest
-        case .storeFailed, .saveFailed: .serviceUnavailable
-        // The client side holds too much open; it can free some (429 rather than 503: the daemon is healthy).
-        case .tooManySessions, .tooManySubscribers: .tooManyRequests
-        }
-        self.init(status, error.code.rawValue, error.message)
+    package init(_ error: HostError) {
+        self.init(error.code.status, error.code.rawValue, error.message)
     }
+
+    /// The status's number: ScenarioTesting's walks on the engine refuse a step as the API would.
+    package var statusCode: Int { status.code }
 
     /// The JSON response that says this error.
     var response: Response {
@@ -40,5 +32,22 @@ struct APIError: Error {
 
     static func bodyTooLarge(limit: Int) -> APIError {
         APIError(.contentTooLarge, "bodyTooLarge", "the request body is over the limit of \(limit) bytes; send less.")
+    }
+}
+
+extension HostError.Code {
+    /// The HTTP status the control API answers this refusal with.
+    var status: HTTPResponse.Status {
+        switch self {
+        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute, .unknownStream: .notFound
+        case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong, .serviceIsLive,
+             .notRewindable, .notSavable, .modelEscaped, .streamFull, .liveStream: .conflict
+        // A step past the session's history: the session exists, the request is well formed, the step is not there.
+        case .invalidScenario, .invalidOverrides, .unknownStep: .unprocessableContent
+        case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey, .invalidServiceState: .badRequest
+        case .storeFailed, .saveFailed: .serviceUnavailable
+        // The client side holds too much open; it can free some (429 rather than 503: the daemon is healthy).
+        case .tooManySessions, .tooManySubscribers: .tooManyRequests
+        }
     }
 }

@@ -1,5 +1,5 @@
-import ControlAPI
-import Fakes
+package import ControlAPI
+package import Fakes
 import Foundation
 import Hummingbird
 import ScenarioFormat
@@ -93,11 +93,8 @@ extension ControlRoutes {
             }
         }
         router.get("/v1/sessions/:session/journal/counts") { _, context in
-            let session = try await session(context)
-            let journal = await session.requestJournal()
-            var routes = Dictionary(uniqueKeysWithValues: session.scenario.routes.map { ($0.name, 0) })
-            routes.merge(journal.answered) { _, answered in answered }
-            return JSONResponse.make(RequestCountsBody(routes: routes, unmatched: journal.unmatchedCount, live: journal.passedThroughCount))
+            let counts = try await session(context).requestCounts()
+            return JSONResponse.make(RequestCountsBody(routes: counts.routes, unmatched: counts.unmatched, live: counts.passedThrough))
         }
         router.put("/v1/sessions/:session/routes/:route") { request, context in
             let session = try await session(context)
@@ -148,9 +145,9 @@ extension TransportError {
 }
 
 extension NetworkConditions {
-    /// The conditions a request body asks for.
+    /// The conditions a request body asks for (and a walk's step on the engine, in ScenarioTesting).
     /// - Throws: ``APIError`` 400 `invalidRequest` for an unknown fault, a malformed delay, or offline with a fault.
-    init(_ body: NetworkConditionsBody) throws {
+    package init(_ body: NetworkConditionsBody) throws {
         let fault = try TransportError(field: body.fault)
         if body.offline == true, fault != nil {
             throw APIError(.badRequest, "invalidRequest", "the body asks for offline and for fault '\(body.fault ?? "")'; offline is the fault offline, so give one.")

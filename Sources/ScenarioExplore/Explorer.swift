@@ -60,10 +60,13 @@ public struct ExploreProgress: Sendable {
 
 /// Explores a scenario: seeded walks of the Model's actions, clock moves, network weather and key-value edits, each
 /// in a session of its own, every property checked after every step; the first failing walk shrunk to a minimal one.
-/// Runs over any ``/ScenarioClient/ScenarioClient``: a daemon's socket, or ScenarioTesting's daemon in the test's process.
+/// Runs over any ``/ScenarioClient/ScenarioClient``: a daemon's socket, or ScenarioTesting's daemon in the test's process,
+/// whose walks can run straight on its engine (a ``WalkTarget`` of its own).
 public struct Explorer: Sendable {
-    /// The daemon's client.
+    /// The daemon's client: it describes the scenario and the Model.
     public let client: ScenarioClient
+    /// Where the walks' sessions run: the client's daemon, reached through the client or straight on its engine.
+    public let target: any WalkTarget
     /// The scenario to explore.
     public let scenario: String
     /// What to run.
@@ -71,9 +74,10 @@ public struct Explorer: Sendable {
     /// Unique per explorer, so two explorations of one daemon never share a session id.
     private let sessionPrefix = "explore-\(UUID().uuidString.prefix(8).lowercased())"
 
-    /// An explorer of `scenario` through `client`.
-    public init(client: ScenarioClient, scenario: String, options: ExploreOptions = ExploreOptions()) {
+    /// An explorer of `scenario` through `client`, its walks run on `target` (by default through `client` too).
+    public init(client: ScenarioClient, target: (any WalkTarget)? = nil, scenario: String, options: ExploreOptions = ExploreOptions()) {
         self.client = client
+        self.target = target ?? client
         self.scenario = scenario
         self.options = options
     }
@@ -129,7 +133,7 @@ public struct Explorer: Sendable {
     ///   - keep: Leave the session open afterwards (its id is `walk-…`), to look at it.
     public func play(_ walk: WalkFile, keep: Bool = false) async throws -> (session: String, steps: [WalkStep], failure: PropertyFailure?) {
         let (_, model, settings) = try await context(of: walk.scenario, propertiesFile: walk.properties.map { URL(fileURLWithPath: $0) })
-        let runner = WalkRunner(client: client, scenario: walk.scenario, overrides: walk.overrides, model: model,
+        let runner = WalkRunner(target: target, scenario: walk.scenario, overrides: walk.overrides, model: model,
                                 settings: settings, closures: options.properties)
         let id = "walk-\(UUID().uuidString.prefix(8).lowercased())"
         let outcome = try await runner.run(id: id, steps: .given(walk.steps), keep: keep)
@@ -160,7 +164,7 @@ public struct Explorer: Sendable {
     }
 
     private func runner(model: ModelDescription, settings: PropertiesFile, overrides: JSONValue?) -> WalkRunner {
-        WalkRunner(client: client, scenario: scenario, overrides: overrides, model: model, settings: settings, closures: options.properties)
+        WalkRunner(target: target, scenario: scenario, overrides: overrides, model: model, settings: settings, closures: options.properties)
     }
 
     /// The seed walk `walk` draws its steps from.
@@ -260,12 +264,12 @@ public struct Explorer: Sendable {
             // A session the daemon cannot save (one left in bad network weather, say) is said in the report, which
             // stands without it.
             do {
-                report.savedScenario = try await client.saveSession(as: name, description: "explore found \(found.property) broken "
-                    + "after step \(found.step) (seed \(options.seed), walk \(walk))", session: id).scenario
+                report.savedScenario = try await target.saveSession(id, as: name, description: "explore found \(found.property) broken "
+                    + "after step \(found.step) (seed \(options.seed), walk \(walk))")
             } catch let error as ScenarioClientError where error.code != nil {
                 report.notSaved = error.description
             }
-            try? await client.deleteSession(id)
+            try? await target.deleteSession(id)
         }
         return report
     }

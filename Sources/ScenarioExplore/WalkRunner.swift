@@ -4,9 +4,9 @@ import ScenarioClient
 import ScenarioFormat
 import Services
 
-/// Runs one walk in a session of its own: each step through the control API, then every property checked.
+/// Runs one walk in a session of its own: each step on the walk's target, then every property checked.
 struct WalkRunner: Sendable {
-    let client: ScenarioClient
+    let target: any WalkTarget
     let scenario: String
     var overrides: JSONValue?
     let model: ModelDescription
@@ -59,14 +59,14 @@ struct WalkRunner: Sendable {
 
     /// Runs the walk in a new session `id`, deleted afterwards unless `keep`.
     func run(id: String, steps: Steps, keep: Bool = false, checking: Checking = .everyStep) async throws -> Outcome {
-        let session = try await client.createSession(scenario: scenario, id: id, overrides: overrides)
+        let session = try await target.openSession(scenario: scenario, id: id, overrides: overrides)
         let outcome: Outcome
         do {
             outcome = try await walk(session: session, steps: steps, checking: checking)
-            if !keep { try await client.deleteSession(id) }
+            if !keep { try await session.delete() }
         } catch {
             // In a task of its own: a walk stopped by cancellation (Ctrl-C) still deletes its session.
-            await Task { [client] in try? await client.deleteSession(id) }.value
+            await Task { try? await session.delete() }.value
             throw error
         }
         if checking == .everyStep, outcome.failure == nil, outcome.unanswered > 0 {
@@ -75,11 +75,10 @@ struct WalkRunner: Sendable {
         return outcome
     }
 
-    private func walk(session: SessionBody, steps: Steps, checking: Checking) async throws -> Outcome {
-        let id = session.id
+    private func walk(session: any WalkSession, steps: Steps, checking: Checking) async throws -> Outcome {
         var outcome = Outcome()
-        var state = try await client.state(session: id)
-        var now = session.now
+        var state = try await session.state()
+        var now = session.openedAt
         var obligations: [Obligation] = []
         let needsStore = settings.properties.contains { $0.condition.readsStore }
         let needsJournal = settings.properties.contains { $0.condition.readsJournal }
@@ -87,9 +86,8 @@ struct WalkRunner: Sendable {
         /// Checks every property against the session as it stands after step `number`; nil when all hold.
         func check(after number: Int, step: WalkStep?) async throws -> PropertyFailure? {
             guard checking != .nothing else { return nil }
-            let store: JSONValue = needsStore ? try await storeObject(id) : .null
-            let journal: JSONValue = needsJournal
-                ? try JSONValue(json: JSONEncoder.services.encode(await client.journal(session: id).entries)) : .null
+            let store: JSONValue = needsStore ? try await session.store() : .null
+            let journal: JSONValue = needsJournal ? try await session.journal() : .null
             for property in settings.properties {
                 outcome.checks[property.name, default: 0] += 1
                 let holds = property.condition.holds(state: state, store: store, journal: journal)
@@ -115,12 +113,12 @@ struct WalkRunner: Sendable {
             guard settings.fullCoverage else { return nil }
             outcome.checks[BuiltInProperty.noUnansweredRequest.rawValue, default: 0] += 1
             guard checking == .unansweredAtEveryStep else { return nil }
-            let unmatched = try await client.requestCounts(session: id).unmatched
+            let unmatched = try await session.requestCounts().unmatched
             guard unmatched > 0 else { return nil }
-            let first = try await client.unmatchedRequests(session: id).entries.first
+            let first = try await session.firstUnmatchedRequest()
             return PropertyFailure(property: BuiltInProperty.noUnansweredRequest.rawValue, step: number,
                                    detail: "\(unmatched) request\(unmatched == 1 ? "" : "s") matched no route"
-                                       + (first.map { ", first \($0.method) \($0.url)" } ?? ""))
+                                       + (first.map { ", first \($0)" } ?? ""))
         }
 
         /// Moves the clock by `duration`, stopping at each pending deadline on the way to decide it there.
@@ -130,9 +128,9 @@ struct WalkRunner: Sendable {
                 let gap = Self.milliseconds(from: now, to: due.deadline)
                 guard gap <= remaining else { break }
                 if gap > .zero {
-                    now = try await client.advanceClock(by: DurationText.format(gap), session: id)
+                    now = try await session.advanceClock(by: gap)
                     remaining -= gap
-                    if checking != .nothing { state = try await client.state(session: id) }
+                    if checking != .nothing { state = try await session.state() }
                     if let failure = try await check(after: number, step: nil) { return failure }
                 }
                 if let missed = obligations.first(where: { $0.deadline <= now }) {
@@ -143,8 +141,8 @@ struct WalkRunner: Sendable {
                 }
             }
             if remaining > .zero {
-                now = try await client.advanceClock(by: DurationText.format(remaining), session: id)
-                if checking != .nothing { state = try await client.state(session: id) }
+                now = try await session.advanceClock(by: remaining)
+                if checking != .nothing { state = try await session.state() }
             }
             return nil
         }
@@ -172,26 +170,24 @@ struct WalkRunner: Sendable {
             do {
                 switch step {
                 case .action(let name, let arguments):
-                    state = try await client.perform(name, arguments: arguments, session: id)
+                    state = try await session.perform(name, arguments: arguments)
                 case .advanceClock(let duration):
                     failure = try await move(by: DurationText.parse(duration) ?? .zero, number: number)
                 case .network(let conditions):
-                    _ = try await client.setNetworkConditions(conditions, session: id)
+                    try await session.setNetworkConditions(conditions)
                     // Going offline or failing breaks the open streams, which the Model sees at once.
-                    state = try await client.state(session: id)
+                    state = try await session.state()
                 case .route(let name, let change):
                     // `extends` the route the session was created with: an empty change puts it back.
                     var patch: [String: JSONValue] = if case .object(let members) = change { members } else { [:] }
                     patch["extends"] = .string(name)
-                    try await client.setRoute(name, to: .object(patch), session: id)
+                    try await session.setRoute(name, to: .object(patch))
                 case .setKeyValue(let key, let value):
-                    _ = try await client.setKeyValue(key, to: value, session: id)
+                    try await session.setKeyValue(key, to: value)
                 case .removeKeyValue(let key):
-                    try await client.removeKeyValue(key, session: id)
+                    try await session.removeKeyValue(key)
                 case .stream(let end):
-                    if let oldest = try await client.streams(session: id).first(where: { $0.live != true }) {
-                        state = try await client.closeStream(oldest.stream, fault: end == .drop ? .connectionReset : nil, session: id)
-                    }
+                    if let closed = try await session.closeOldestStream(fault: end == .drop ? .connectionReset : nil) { state = closed }
                 }
             } catch let error as ScenarioClientError {
                 guard case .api(let status, let body) = error else { throw error }
@@ -223,30 +219,20 @@ struct WalkRunner: Sendable {
         }
         if outcome.failure == nil, checking != .nothing {
             // A daemon that only warns of escapes (--model-escapes warn) still lists them.
-            if let escape = try await client.session(id).escapes.first {
-                outcome.failure = PropertyFailure(property: BuiltInProperty.noModelEscape.rawValue, step: outcome.steps.count,
-                                                  detail: "\(escape.detail) during \(escape.during ?? "the run") (\(escape.kind)); \(escape.remedy)")
+            if let escape = try await session.firstEscape() {
+                outcome.failure = PropertyFailure(property: BuiltInProperty.noModelEscape.rawValue, step: outcome.steps.count, detail: escape)
                 outcome.failingStates = (state, state)
             }
         }
-        let counts = try await client.requestCounts(session: id)
+        let counts = try await session.requestCounts()
         outcome.routes = counts.routes
         outcome.unanswered = counts.unmatched
-        if checking == .nothing { outcome.finalState = try await client.state(session: id) }
+        if checking == .nothing { outcome.finalState = try await session.state() }
         return outcome
     }
 
     /// The time from `start` to `end`, to the millisecond the clock's API takes.
     private static func milliseconds(from start: Date, to end: Date) -> Duration {
         .milliseconds(Int64((end.timeIntervalSince(start) * 1000).rounded()))
-    }
-
-    /// The store as one object of keys, for `$store` operands.
-    private func storeObject(_ id: String) async throws -> JSONValue {
-        var members: [String: JSONValue] = [:]
-        for key in try await client.keyValueKeys(session: id) {
-            members[key] = try await client.keyValue(key, session: id)
-        }
-        return .object(members)
     }
 }

@@ -11,6 +11,14 @@ extension Session {
     /// The journal: every request the Model made, oldest first, bounded.
     public func requestJournal() -> RequestJournal { journal }
 
+    /// How many requests each route answered (every route of the scenario, 0 for one none reached), how many matched
+    /// none and how many went to the live network, since the session started, was reset or its journal was cleared.
+    public func requestCounts() -> (routes: [String: Int], unmatched: Int, passedThrough: Int) {
+        var routes = Dictionary(uniqueKeysWithValues: scenario.routes.map { ($0.name, 0) })
+        routes.merge(journal.answered) { _, answered in answered }
+        return (routes, journal.unmatchedCount, journal.passedThroughCount)
+    }
+
     /// The journal, or only its entries that matched no route, each entry as its JSON: a client's read of the
     /// journal, which encodes each entry once however often it is read.
     public nonisolated func encodedJournal(unmatchedOnly: Bool = false) -> EncodedJournal {

@@ -31,7 +31,7 @@ public func explore(
     propertiesFile: URL? = nil, walkFile: URL? = nil, daemon: ScenarioDaemon? = nil
 ) async throws -> ExploreReport {
     let daemon = if let daemon { daemon } else if let current = ScenarioDaemon.current { current } else { try await ScenarioDaemon.shared.value }
-    let explorer = Explorer(client: daemon.client, scenario: scenario, options: ExploreOptions(
+    let explorer = Explorer(client: daemon.client, target: daemon.walkTarget, scenario: scenario, options: ExploreOptions(
         walks: walks, steps: steps, seed: seed, parallelism: parallelism, propertiesFile: propertiesFile,
         properties: properties, walkFile: walkFile))
     let report = try await explorer.run()

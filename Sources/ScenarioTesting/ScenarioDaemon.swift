@@ -2,6 +2,7 @@ import ControlServer
 public import Fakes
 import Foundation
 public import ScenarioClient
+public import ScenarioExplore
 import ScenarioFormat
 import ScenarioHost
 public import Services
@@ -24,11 +25,16 @@ public final class ScenarioDaemon: Sendable {
 
     /// The client for the daemon's control socket.
     public let client: ScenarioClient
+    /// Where explorations of this daemon run their walks: straight on its engine when it runs in this process
+    /// (``inProcess(models:services:scenarios:)``), else through ``client``. ``explore(_:walks:steps:seed:parallelism:properties:propertiesFile:walkFile:daemon:)``
+    /// uses it; give it to an `Explorer` of your own as its `target`.
+    public let walkTarget: any WalkTarget
     private let process: Process?
     private let directory: URL?
 
-    private init(client: ScenarioClient, process: Process?, directory: URL?) {
+    private init(client: ScenarioClient, host: ScenarioHost? = nil, process: Process?, directory: URL?) {
         self.client = client
+        self.walkTarget = host.map { EngineWalkTarget(host: $0, client: client) } ?? client
         self.process = process
         self.directory = directory
     }
@@ -108,8 +114,11 @@ public final class ScenarioDaemon: Sendable {
         // A test must not pass on a run its session did not own: an escape fails the step.
         let host = ScenarioHost(catalog: catalog, models: registry, stateDirectory: directory, escapePolicy: .fail)
         let responder = ControlResponder(host: host, configuration: ControlConfiguration(
-            name: "in-process", version: "in-process", defaultSession: nil, reload: { await host.reload(from: [root]) }))
-        return ScenarioDaemon(client: ScenarioClient(transport: InProcessTransport(responder: responder)), process: nil, directory: directory)
+            name: "in-process", version: "in-process", defaultSession: nil,
+            // With the sessions and recordings saved as scenarios, as the daemon reloads them, so a saved one opens.
+            reload: { await host.reload(from: [root] + [host.recordingsDirectory].compactMap { $0 }) }))
+        return ScenarioDaemon(client: ScenarioClient(transport: InProcessTransport(responder: responder)), host: host, process: nil,
+                              directory: directory)
     }
 
     /// Starts a private daemon and waits until its socket answers.

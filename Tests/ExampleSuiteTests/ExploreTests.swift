@@ -26,7 +26,8 @@ import Testing
         for bug in Self.plantedBugs {
             let walkFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(bug.scenario)-\(UUID()).walk.json")
             defer { try? FileManager.default.removeItem(at: walkFile) }
-            let explorer = Explorer(client: daemon.client, scenario: bug.scenario, options: ExploreOptions(
+            // In process, the walks run on the engine; against the daemon, over its socket.
+            let explorer = Explorer(client: daemon.client, target: daemon.walkTarget, scenario: bug.scenario, options: ExploreOptions(
                 walks: 300, steps: 20, seed: 3, parallelism: 2, walkFile: walkFile))
             let report = try await explorer.run()
             let failure = try #require(report.failure, "explore found no failure in \(bug.scenario): \(report.text)")
@@ -45,8 +46,12 @@ import Testing
         let daemon = try await Mode.daemon.start()
         for scenario in ["inbox", "ledger"] {
             var reports: [ExploreReport] = []
-            for (client, parallelism) in [(inProcess.client, 1), (inProcess.client, 2), (daemon.client, 1), (daemon.client, 2)] {
-                let explorer = Explorer(client: client, scenario: scenario, options: ExploreOptions(walks: 60, steps: 15, seed: 11, parallelism: parallelism))
+            // In process through the control API and on the engine, and over the socket.
+            let targets: [(ScenarioClient, any WalkTarget)] = [(inProcess.client, inProcess.client), (inProcess.client, inProcess.walkTarget),
+                                                               (daemon.client, daemon.client)]
+            for ((client, target), parallelism) in targets.flatMap({ target in [1, 2].map { (target, $0) } }) {
+                let explorer = Explorer(client: client, target: target, scenario: scenario,
+                                        options: ExploreOptions(walks: 60, steps: 15, seed: 11, parallelism: parallelism))
                 var report = try await explorer.run().withoutTimings
                 report.failure?.property.place = nil  // each mode reads the scenarios from a directory of its own
                 reports.append(report)
@@ -56,10 +61,11 @@ import Testing
         }
     }
 
-    @Test func theFailingSessionIsSavedAsAScenarioWithItsTimeAndScheduleSeed() async throws {
-        let daemon = try await Mode.daemon.start()
+    @Test(arguments: Mode.allCases)
+    func theFailingSessionIsSavedAsAScenarioWithItsTimeAndScheduleSeed(mode: Mode) async throws {
+        let daemon = try await mode.start()
         let name = "poller-explored-\(UUID().uuidString.prefix(6).lowercased())"
-        let report = try await Explorer(client: daemon.client, scenario: "poller", options: ExploreOptions(
+        let report = try await Explorer(client: daemon.client, target: daemon.walkTarget, scenario: "poller", options: ExploreOptions(
             walks: 50, steps: 10, seed: 3, saveFailureAs: name)).run()
         let failure = try #require(report.failure)
         #expect(failure.savedScenario == name, "\(report.text)")
@@ -84,17 +90,20 @@ import Testing
             """.utf8))
         #expect(walk.steps.map(\.summary) == ["route messages fails with connectionReset", "refresh",
                                               "route messages as the scenario has it", "refresh"])
-        // Refreshing through the failing route shows an error; through the route put back, none.
-        let failing = Explorer(client: daemon.client, scenario: "inbox", options: ExploreOptions(properties: [
-            .never("an error shows") { $0.value(at: "/error") != nil && $0.value(at: "/error") != .null },
-        ]))
-        let first = try await failing.play(walk)
-        #expect(first.failure?.property == "an error shows" && first.failure?.step == 2, "\(String(describing: first.failure))")
-        let second = try await Explorer(client: daemon.client, scenario: "inbox").play(walk, keep: true)
-        #expect(second.failure == nil)
-        let state = try await daemon.client.state(session: second.session)
-        #expect(state.value(at: "/error") == nil && state.value(at: "/messages") == ["m1", "m2", "m3"], "\(state)")
-        try await daemon.client.deleteSession(second.session)
+        // Refreshing through the failing route shows an error; through the route put back, none. Through the
+        // control API and on the engine alike.
+        for target: any WalkTarget in [daemon.client, daemon.walkTarget] {
+            let failing = Explorer(client: daemon.client, target: target, scenario: "inbox", options: ExploreOptions(properties: [
+                .never("an error shows") { $0.value(at: "/error") != nil && $0.value(at: "/error") != .null },
+            ]))
+            let first = try await failing.play(walk)
+            #expect(first.failure?.property == "an error shows" && first.failure?.step == 2, "\(String(describing: first.failure))")
+            let second = try await Explorer(client: daemon.client, target: target, scenario: "inbox").play(walk, keep: true)
+            #expect(second.failure == nil)
+            let state = try await daemon.client.state(session: second.session)
+            #expect(state.value(at: "/error") == nil && state.value(at: "/messages") == ["m1", "m2", "m3"], "\(state)")
+            try await daemon.client.deleteSession(second.session)
+        }
     }
 
     /// A properties file given instead of the scenario's, whose conditions read the store and the journal, and whose
@@ -112,12 +121,14 @@ import Testing
                 arm: { seconds: [1], note: [wake] }
                 armCarelessly: { seconds: [1], note: [wake] }
             """.write(to: file, atomically: true, encoding: .utf8)
-        let report = try await Explorer(client: daemon.client, scenario: "alarm", options: ExploreOptions(
-            walks: 50, steps: 10, seed: 5, propertiesFile: file)).run()
-        let failure = try #require(report.failure, "\(report.text)")
-        #expect(failure.property.property == condition && failure.property.place == "\(file.path):2:5")
-        // Arm, then a clock move of a second or more.
-        #expect(failure.steps.count == 2 && failure.steps.last?.kind == "clock", "\(report.text)")
+        for target: any WalkTarget in [daemon.client, daemon.walkTarget] {
+            let report = try await Explorer(client: daemon.client, target: target, scenario: "alarm", options: ExploreOptions(
+                walks: 50, steps: 10, seed: 5, propertiesFile: file)).run()
+            let failure = try #require(report.failure, "\(report.text)")
+            #expect(failure.property.property == condition && failure.property.place == "\(file.path):2:5")
+            // Arm, then a clock move of a second or more.
+            #expect(failure.steps.count == 2 && failure.steps.last?.kind == "clock", "\(report.text)")
+        }
     }
 
     @Test func swiftPropertiesAreCheckedBesideTheFile() async throws {

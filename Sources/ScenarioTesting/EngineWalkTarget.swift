@@ -1,0 +1,147 @@
+import ControlAPI
+import ControlServer
+import Fakes
+import Foundation
+import ScenarioClient
+import ScenarioExplore
+import ScenarioHost
+import Services
+import Synchronization
+
+/// Walks straight on the in-process daemon's engine: each step a call on the session, with no request to encode,
+/// route and decode (the in-process control API's cost was three quarters of a step's). Refusals are thrown as the
+/// control API would answer them, so a walk here counts steps as it does over a socket.
+struct EngineWalkTarget: WalkTarget {
+    let host: ScenarioHost
+    /// The same daemon's control API, for what is done once per exploration and is more than a call on the engine:
+    /// a save also reloads the scenarios, so the saved one can be opened.
+    let client: ScenarioClient
+
+    func openSession(scenario: String, id: String, overrides: JSONValue?) async throws -> any WalkSession {
+        let session = try await refusing { () throws(HostError) in try await host.createSession(of: scenario, id: id, overrides: overrides) }
+        return EngineWalkSession(host: host, session: session, openedAt: try await refusing { () throws(HostError) in try await session.now() })
+    }
+
+    func saveSession(_ id: String, as name: String, description: String) async throws -> String {
+        try await client.saveSession(id, as: name, description: description)
+    }
+
+    func deleteSession(_ id: String) async throws {
+        try await refusing { () throws(HostError) in try await host.deleteSession(id) }
+    }
+}
+
+/// One walk's session on the engine.
+struct EngineWalkSession: WalkSession {
+    let host: ScenarioHost
+    let session: Session
+    let openedAt: Date
+    /// The state last parsed, by its bytes: most steps leave the state as it was, and parsing it is most of what
+    /// reading it costs.
+    private let parsed = ParsedState()
+
+    init(host: ScenarioHost, session: Session, openedAt: Date) {
+        self.host = host
+        self.session = session
+        self.openedAt = openedAt
+    }
+
+    var id: String { session.id }
+
+    func state() async throws -> JSONValue {
+        try parsed.value(of: await refusing { () throws(HostError) in try await session.state() })
+    }
+
+    func perform(_ action: String, arguments: JSONValue) async throws -> JSONValue {
+        try parsed.value(of: await refusing { () throws(HostError) in try await session.perform(action, arguments: arguments) })
+    }
+
+    func advanceClock(by duration: Duration) async throws -> Date {
+        try await refusing { () throws(HostError) in try await session.advanceClock(by: duration) }
+    }
+
+    func setNetworkConditions(_ body: NetworkConditionsBody) async throws {
+        let conditions: NetworkConditions
+        do { conditions = try NetworkConditions(body) } catch let error as APIError {
+            throw ScenarioClientError.api(status: error.statusCode, body: error.body)
+        }
+        _ = try await refusing { () throws(HostError) in try await session.setNetworkConditions(conditions) }
+    }
+
+    func setRoute(_ name: String, to json: JSONValue) async throws {
+        try await refusing { () throws(HostError) in
+            try await session.setRoute(json, named: name, models: host.models.names, services: host.models.services)
+        }
+    }
+
+    func setKeyValue(_ key: String, to value: JSONValue) async throws {
+        try await refusing { () throws(HostError) in try await session.setKeyValue(key, to: value) }
+    }
+
+    func removeKeyValue(_ key: String) async throws {
+        try await refusing { () throws(HostError) in try await session.removeKeyValue(key) }
+    }
+
+    func store() async throws -> JSONValue {
+        try await refusing { () throws(HostError) in
+            var members: [String: JSONValue] = [:]
+            for key in try await session.keyValueKeys() { members[key] = try await session.keyValue(key) }
+            return .object(members)
+        }
+    }
+
+    func journal() async throws -> JSONValue {
+        try JSONValue(json: JournalBody.json(entries: session.encodedJournal().entries, dropped: 0, capacity: 0)).value(at: "/entries") ?? []
+    }
+
+    func closeOldestStream(fault: TransportError?) async throws -> JSONValue? {
+        try await refusing { () throws(HostError) -> ModelState? in
+            guard let oldest = try await session.openStreams().first(where: { $0.live != true }) else { return nil }
+            return try await session.closeStream(oldest.sequence, fault: fault)
+        }.map(parsed.value(of:))
+    }
+
+    func requestCounts() async throws -> RequestCountsBody {
+        let counts = await session.requestCounts()
+        return RequestCountsBody(routes: counts.routes, unmatched: counts.unmatched, live: counts.passedThrough)
+    }
+
+    func firstUnmatchedRequest() async throws -> String? {
+        await session.requestJournal().unmatched.first.map { "\($0.method) \($0.url)" }
+    }
+
+    func firstEscape() async throws -> String? {
+        try await refusing { () throws(HostError) in try await session.info() }.escapes.first.map {
+            "\($0.detail) during \($0.during ?? "the run") (\($0.kind.rawValue)); \($0.remedy)"
+        }
+    }
+
+    func delete() async throws {
+        try await refusing { () throws(HostError) in try await host.deleteSession(session.id) }
+    }
+}
+
+/// The last state parsed, kept by its bytes.
+private final class ParsedState: Sendable {
+    private let last = Mutex<(bytes: Data, value: JSONValue)?>(nil)
+
+    func value(of state: ModelState) throws -> JSONValue {
+        if let last = last.withLock({ $0 }), last.bytes == state.jsonData { return last.value }
+        let value = try state.value()
+        last.withLock { $0 = (state.jsonData, value) }
+        return value
+    }
+}
+
+/// Runs `operation`, throwing its refusal as the control API would answer it.
+private func refusing<T>(_ operation: () async throws(HostError) -> T) async throws -> T {
+    do { return try await operation() } catch { throw ScenarioClientError(error) }
+}
+
+extension ScenarioClientError {
+    /// The control API's answer to `error`.
+    init(_ error: HostError) {
+        let answer = APIError(error)
+        self = .api(status: answer.statusCode, body: answer.body)
+    }
+}
