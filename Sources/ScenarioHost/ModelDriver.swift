@@ -11,7 +11,7 @@ struct ModelDriver: Sendable {
     /// The Model's state as canonical JSON.
     let state: @Sendable () async -> ModelState
 
-    init<M: Model>(_ type: M.Type, description: ModelDescription, services: Services) async {
+    init<M: Model>(_ type: M.Type, description: ModelDescription, actions: DecodedActions<M.Action>, services: Services) async {
         let model = await M(services: services)
         run = { await model.run() }
         prepare = { name, arguments throws(HostError) in
@@ -20,7 +20,7 @@ struct ModelDriver: Sendable {
             }
             try ActionDecoding.refuseUnknownArguments(arguments, of: declared)
             try ActionDecoding.refuseMistypedArguments(arguments, of: declared)
-            let action = try ActionDecoding.decode(M.Action.self, name: name, arguments: arguments)
+            let action = try actions.decode(name, arguments: arguments)
             return { await model.perform(action) }
         }
         state = {

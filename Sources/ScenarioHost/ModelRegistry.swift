@@ -29,7 +29,8 @@ public struct ModelRegistry: Sendable {
             preconditionFailure("cannot register Model \(M.name): \(error)")
         }
         precondition(entries[M.name] == nil, "two Models are named '\(M.name)'; give each Model a name of its own.")
-        entries[M.name] = Entry(description: description) { await ModelDriver(M.self, description: description, services: $0) }
+        let actions = DecodedActions<M.Action>()
+        entries[M.name] = Entry(description: description) { await ModelDriver(M.self, description: description, actions: actions, services: $0) }
     }
 
     /// Makes `service` available to every session, configured by the scenario section of its name.

@@ -1,4 +1,6 @@
+import Fakes
 import Foundation
+import ScenarioFormat
 import ScenarioHost
 import Services
 import TaskModels
@@ -14,6 +16,29 @@ import Testing
     @Test func withoutASeedTasksReadyTogetherRunInTheOrderTheyBecameReady() async throws {
         let host = try makeTaskHost()
         #expect(try await arrivals("race", host: host) == Array(0..<8))
+    }
+
+    /// A schedule seed as a session's only override (what explore gives every walk) is resolved once per scenario and
+    /// then only the seed set: the session's scenario is the one a full resolution of the override gives.
+    @Test func aSeedAloneOverridesAsAFullResolutionDoes() async throws {
+        let host = try makeTaskHost()
+        let parent = try await host.scenario(named: "race")
+        for seed in [5, 0, 17, 5] {
+            let overrides: JSONValue = ["schedule": ["seed": .int(seed)]]
+            let full = try ScenarioOverrides.apply(overrides, to: parent, models: host.models.names, services: host.models.services)
+            let session = try await host.createSession(of: "race", overrides: overrides)
+            let scenario = session.scenario
+            #expect(scenario.scheduleSeed == UInt64(seed) && full.scheduleSeed == UInt64(seed))
+            #expect(scenario.name == full.name && scenario.ancestors == full.ancestors && scenario.sources == full.sources)
+            #expect(scenario.description == full.description && scenario.directory == full.directory)
+            #expect(scenario.routes.map(\.name) == full.routes.map(\.name) && scenario.seed == full.seed)
+            // And it runs in that seed's order, as a session whose overrides are read in full does.
+            let runners = try await session.perform("race", arguments: ["runners": 8]).decoded(as: RaceView.self).arrivals
+            let written = try await host.createSession(of: "race", overrides: ["schedule": ["seed": .int(seed)], "random": ["seed": 1]])
+            #expect(try await written.perform("race", arguments: ["runners": 8]).decoded(as: RaceView.self).arrivals == runners)
+        }
+        // A negative seed is not the fast path's: refused as the file's reading refuses it.
+        await #expect(throws: HostError.self) { try await host.createSession(of: "race", overrides: ["schedule": ["seed": -1]]) }
     }
 
     @Test func twoSeedsGiveTwoOrdersEachTheSameEveryTime() async throws {

@@ -35,6 +35,22 @@ import Testing
         #expect(await session.requestJournal().entries.count == 1)
     }
 
+    /// Sessions of one Model share the actions decoded so far, by their JSON: each argument value is its own action,
+    /// and a refused one is refused again.
+    @Test func anActionDecodedBeforeIsTheOneItsArgumentsSay() async throws {
+        let url = "https://www.cocoawithlove.com/blog/mock-views.html"
+        for value in [true, false, true, false] {
+            let session = try await host.createSession(of: "offline-demo")
+            for again in [value, !value, value] {
+                let state = try await session.perform("setIsRead", arguments: ["url": .string(url), "value": .bool(again)]).value()
+                #expect(state.value(at: "/items/3/url") == .string(url) && state.value(at: "/items/3/isRead") == .bool(again), "\(again)")
+            }
+            let missing = await refusal { _ = try await session.perform("setIsRead", arguments: ["url": .string(url)]) }
+            #expect(missing?.code == .invalidArguments)
+            try await host.deleteSession(session.id)
+        }
+    }
+
     @Test func unknownAndInvalidScenariosAreRefused() async throws {
         let unknown = await refusal { _ = try await host.createSession(of: "offline-dem") }
         #expect(unknown?.code == .unknownScenario)
