@@ -154,7 +154,7 @@ public actor VirtualClock: ClockService {
     ///   - wakeLimit: The most sleepers to wake; past it the clock stops where it got to.
     /// - Returns: false when the limit stopped the clock short of its target.
     @discardableResult
-    public func advance(by duration: Duration, wakeLimit: Int = .max) async -> Bool {
+    public nonisolated func advance(by duration: Duration, wakeLimit: Int = .max) async -> Bool {
         await move(to: now().addingTimeInterval(duration.seconds), wakeLimit: wakeLimit)
     }
 
@@ -165,7 +165,7 @@ public actor VirtualClock: ClockService {
     ///   - wakeLimit: The most sleepers to wake; past it the clock stops where it got to.
     /// - Returns: false when the limit stopped the clock short of its target.
     @discardableResult
-    public func set(to instant: Date, wakeLimit: Int = .max) async -> Bool {
+    public nonisolated func set(to instant: Date, wakeLimit: Int = .max) async -> Bool {
         await move(to: instant, wakeLimit: wakeLimit)
     }
 
@@ -175,24 +175,50 @@ public actor VirtualClock: ClockService {
         spawned.withLock { $0.tickHandler = action }
     }
 
-    private func move(to target: Date, wakeLimit: Int = .max) async -> Bool {
+    /// Wakes what is due by `target`, one sleeper at a time, settling the session after each. Each wake and what it
+    /// makes ready run on the caller's thread (``SessionExecutor/run(_:)``), and the settles wait from outside the
+    /// session's work: a move costs no switch onto the session's queue and back for each sleeper.
+    private nonisolated func move(to target: Date, wakeLimit: Int = .max) async -> Bool {
         await settle()
         var woken = 0
-        while let next = earliestSleeper(dueBy: target) {
+        while true {
             // A periodic task and a long move mean unbounded work (a refresh every 15 minutes for 400 years):
             // stop where the limit is reached rather than hold the session for hours.
-            guard woken < wakeLimit else {
-                sleepersChanged()
-                return false
+            let stopping = woken >= wakeLimit
+            switch await scope.executor.run({ await self.wakeNext(dueBy: target, stopping: stopping) }) {
+            case .woke:
+                woken += 1
+                await settle()
+            case .stopped: return false
+            case .arrived: return true
             }
-            shift(to: max(now(), sleepers[next].deadline))
-            sleepers.remove(at: next).continuation.resume()
-            woken += 1
-            await settle()
         }
-        shift(to: target)
-        sleepersChanged()
-        return true
+    }
+
+    /// What one turn of a move did.
+    private enum Wake: Sendable {
+        /// Woke the next sleeper due.
+        case woke
+        /// Stopped short: a sleeper is due, and the move has woken as many as it may.
+        case stopped
+        /// None is due: the clock reads the target.
+        case arrived
+    }
+
+    /// Wakes the next sleeper due by `target` (the clock moving to its deadline), or moves to `target` when none is.
+    private func wakeNext(dueBy target: Date, stopping: Bool) -> Wake {
+        guard let next = earliestSleeper(dueBy: target) else {
+            shift(to: target)
+            sleepersChanged()
+            return .arrived
+        }
+        guard !stopping else {
+            sleepersChanged()
+            return .stopped
+        }
+        shift(to: max(now(), sleepers[next].deadline))
+        sleepers.remove(at: next).continuation.resume()
+        return .woke
     }
 
     /// Makes `now()` read `instant` (the system clock cannot be shifted; it only wakes what is due).
