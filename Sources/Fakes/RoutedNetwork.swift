@@ -85,10 +85,14 @@ public actor RoutedNetwork: NetworkService {
     /// Switches the network into `conditions` (``NetworkConditions/normal`` switches it back). The switch is a step
     /// of the session's history, not a journal entry: the journal holds requests only, so its sequence numbers and
     /// counts are the requests the Model made.
-    public func setConditions(_ conditions: NetworkConditions) {
+    /// - Returns: Whether the switch broke an open stream, which the Model then has to see.
+    @discardableResult
+    public func setConditions(_ conditions: NetworkConditions) -> Bool {
         self.conditions = conditions
         // Going offline (or into a fault) breaks the connections open now, as it would on a device.
-        if let failure = conditions.failure { breakOpenStreams(with: failure) }
+        guard let failure = conditions.failure, !streams.isEmpty else { return false }
+        breakOpenStreams(with: failure)
+        return true
     }
 
     /// A request body as the journal keeps it: JSON in its canonical form (keys sorted, no insignificant

@@ -33,6 +33,8 @@ public actor VirtualClock: ClockService {
     /// Where a frozen clock stands (a running one, where it stood at `realStart`). Behind a lock so that reading
     /// the time needs no hop onto the session's executor: a client's read never queues among the Model's jobs.
     private let frozenNow: Mutex<Date>
+    /// Sleepers woken so far, by moves and ticks alike.
+    private let wakes = Atomic<Int>(0)
     private let realStart = ContinuousClock.now
     private var sleepers: [Sleeper] = []
     private var nextSleeperID = 0
@@ -99,6 +101,10 @@ public actor VirtualClock: ClockService {
             Task { await self.cancelSleeper(id) }
         }
     }
+
+    /// How many sleepers the clock has woken since it was made: a move that leaves it as it was woke nothing, so
+    /// the session's work did not run.
+    public nonisolated var wakeCount: Int { wakes.load(ordering: .acquiring) }
 
     /// The number of tasks asleep on this clock.
     public var sleeperCount: Int { sleepers.count }
@@ -217,6 +223,7 @@ public actor VirtualClock: ClockService {
             return .stopped
         }
         shift(to: max(now(), sleepers[next].deadline))
+        wakes.add(1, ordering: .releasing)
         sleepers.remove(at: next).continuation.resume()
         return .woke
     }

@@ -31,10 +31,10 @@ extension Session {
     public static let wakeLimit = 10_000
 
     private func moveClock(_ change: SessionHistory.Change) async throws(HostError) -> Date {
-        await takeTurn()
+        let known = await takeTurn()
         defer { endTurn() }
         do {
-            let now = try await moveClockNow(change)
+            let now = try await moveClockNow(change, known: known)
             let escaped = reportEscapes(during: "the clock move")
             await remember(change)
             try failOnEscapes(escaped, during: "the clock move")
@@ -48,8 +48,11 @@ extension Session {
         }
     }
 
-    func moveClockNow(_ change: SessionHistory.Change) async throws(HostError) -> Date {
+    /// Moves the clock, holding the turn already; `known` is the settled state before the move, kept when the move
+    /// woke nothing (the Model did nothing, so there is nothing to encode again).
+    func moveClockNow(_ change: SessionHistory.Change, known: ModelState? = nil) async throws(HostError) -> Date {
         let clock = try live().clock
+        let wakesBefore = clock.wakeCount
         guard clock.isMovable else {
             throw HostError(.clockNotMovable, "session '\(id)' runs on the system clock (scenario '\(scenario.name)' says clock: system), which cannot be advanced or set; use a scenario with a frozen or running clock.")
         }
@@ -66,7 +69,11 @@ extension Session {
         }
         let now = clock.now()
         logger.info("clock moved to \(InstantText.format(now))")
-        try await publishStateIfChanged()
+        if let known, clock.wakeCount == wakesBefore {
+            setSettledState(known)
+        } else {
+            try await publishStateIfChanged()
+        }
         // Last, so that a watcher knows everything the move caused has been reported.
         events.publish(.clockMoved(now: now))
         guard completed else {

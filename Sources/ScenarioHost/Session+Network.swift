@@ -66,11 +66,15 @@ extension Session {
     /// switch is a step of the history; each request the conditions answer or delay is journaled with them.
     @discardableResult
     public func setNetworkConditions(_ conditions: NetworkConditions) async throws(HostError) -> NetworkConditions {
-        await takeTurn()
+        let known = await takeTurn()
         defer { endTurn() }
-        try await setNetworkConditionsNow(conditions)
+        if try await setNetworkConditionsNow(conditions) {
+            _ = try await publishStateIfChanged()
+        } else {
+            // No stream broke, so the Model did nothing: its state is the one it was.
+            setSettledState(known)
+        }
         logger.notice("network conditions set: \(conditions)")
-        _ = try await publishStateIfChanged()
         let escaped = reportEscapes(during: "the network switch")
         await remember(.setNetworkConditions(conditions))
         try failOnEscapes(escaped, during: "the network switch")
@@ -79,10 +83,13 @@ extension Session {
 
     /// Switches the network, holding the turn already, and lets the Model see the streams it broke: it has, when this
     /// returns, so what the next step finds does not depend on how soon it comes.
-    func setNetworkConditionsNow(_ conditions: NetworkConditions) async throws(HostError) {
+    /// - Returns: Whether the switch broke a stream.
+    @discardableResult
+    func setNetworkConditionsNow(_ conditions: NetworkConditions) async throws(HostError) -> Bool {
         let runtime = try live()
-        await runtime.network.setConditions(conditions)
+        guard await runtime.network.setConditions(conditions) else { return false }
         await runtime.clock.settle()
+        return true
     }
 
     /// The conditions the session's network is in (``NetworkConditions/normal`` unless switched).

@@ -161,13 +161,19 @@ public actor Session {
         _ = reportEscapes(during: "a tick of the running clock or a live message")
     }
 
-    func takeTurn() async {
+    /// Waits for the session's turn and takes it.
+    /// - Returns: The settled state as the turn began (nil when it was not known): an operation that gives the Model
+    ///   nothing to do leaves the state as it was.
+    @discardableResult
+    func takeTurn() async -> ModelState? {
         if busy {
             await withCheckedContinuation { waiting.append($0) }
         } else {
             busy = true
         }
+        let known = settledState
         setSettledState(nil)
+        return known
     }
 
     func setSettledState(_ state: ModelState?) {
