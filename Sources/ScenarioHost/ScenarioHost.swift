@@ -30,6 +30,8 @@ public actor ScenarioHost {
     /// opens every walk's session with such an override, a seed of the walk's own, and resolving overrides reads
     /// them as a scenario file (a tenth of an exploration's time, profiled). The seed's value changes nothing else.
     private var seedOverridden: [String: Scenario] = [:]
+    /// Routes sessions set by name, resolved once for all of them.
+    private let resolvedRoutes = ResolvedRoutes()
 
     /// Creates a host.
     /// - Parameters:
@@ -62,6 +64,7 @@ public actor ScenarioHost {
     public func reload(from directories: [URL]) -> ScenarioCatalog {
         catalog = ScenarioCatalog.load(from: directories, models: models.names, services: models.services).keepingValidScenarios(from: catalog)
         seedOverridden = [:]
+        resolvedRoutes.startGeneration()
         return catalog
     }
 
@@ -116,7 +119,7 @@ public actor ScenarioHost {
         let session = Session(id: sessionID, scenario: scenario, overrides: overrides, journalCapacity: journalCapacity, makeDriver: makeDriver,
                               services: models.services, durableStores: durableStores, settledStates: settledStates,
                               events: EventBroadcaster(limit: limits.subscribersPerSession, allStreams: subscribers),
-                              escapePolicy: escapePolicy, logger: logger)
+                              escapePolicy: escapePolicy, resolvedRoutes: resolvedRoutes, logger: logger)
         // Registered before it starts, so a concurrent create with the same id is refused.
         sessions[sessionID] = session
         do {

@@ -31,11 +31,18 @@ extension Session {
     /// a scenario file writes it); a reset undoes it.
     /// - Throws: ``HostError`` `.invalidOverrides` with each problem at its JSON pointer.
     public func setRoute(_ json: JSONValue, named name: String, models: [String], services: [ServiceDefinition]) async throws(HostError) {
-        let route: Route
-        do {
-            route = try ScenarioOverrides.route(json, named: name, in: scenario, models: models, services: services)
-        } catch {
-            throw HostError(.invalidOverrides, "route '\(name)' for session '\(id)' has problems: \(error). It is read as a route of a scenario file's network.routes.")
+        var overrides = overrides
+        if case .object(var sections) = overrides {
+            sections["schedule"] = nil
+            overrides = .object(sections)
+        }
+        let key = ResolvedRoutes.Key(generation: catalogGeneration, scenario: scenario.name, overrides: overrides, name: name, json: json)
+        let route = try resolvedRoutes.route(for: key) { () throws(HostError) in
+            do {
+                return try ScenarioOverrides.route(json, named: name, in: scenario, models: models, services: services)
+            } catch {
+                throw HostError(.invalidOverrides, "route '\(name)' for session '\(id)' has problems: \(error). It is read as a route of a scenario file's network.routes.")
+            }
         }
         await takeTurn()
         defer { endTurn() }

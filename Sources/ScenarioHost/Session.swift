@@ -56,11 +56,17 @@ public actor Session {
     var escapes: [ModelEscape] = []
     /// Whether an escape fails the step that made it.
     let escapePolicy: EscapePolicy
+    /// Routes set by name, resolved once for every session of the host.
+    let resolvedRoutes: ResolvedRoutes
+    /// The catalog's version this session's scenario came from.
+    let catalogGeneration: Int
 
     init(id: String, scenario: Scenario, overrides: JSONValue? = nil, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
          services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster,
-         escapePolicy: EscapePolicy = .warn, logger: Logger) {
+         escapePolicy: EscapePolicy = .warn, resolvedRoutes: ResolvedRoutes = ResolvedRoutes(), logger: Logger) {
         self.escapePolicy = escapePolicy
+        self.resolvedRoutes = resolvedRoutes
+        self.catalogGeneration = resolvedRoutes.generation
         self.executor = SessionExecutor(label: "scenariod.session.\(id)")
         self.events = events
         self.serviceDefinitions = services

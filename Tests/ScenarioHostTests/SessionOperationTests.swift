@@ -51,6 +51,21 @@ import Testing
         }
     }
 
+    /// A route set by name is resolved once for every session that sets it alike, but over each session's own
+    /// scenario: the same change to sessions with other overrides gives each its own route.
+    @Test func aRouteSetByNameExtendsEachSessionsOwnRoute() async throws {
+        let failing: JSONValue = ["network": ["routes": [["extends": "feed", "response": ["status": 503]]]]]
+        let sessions: [JSONValue?] = [nil, failing, nil, failing, ["schedule": ["seed": 3]]]
+        for (index, overrides) in sessions.enumerated() {
+            let session = try await host.createSession(of: "offline-demo", id: "route-\(index)", overrides: overrides)
+            // An empty change puts back the route the session was created with.
+            try await session.setRoute(["extends": "feed"], named: "feed", models: host.models.names, services: host.models.services)
+            let error = try await session.perform("reload").value().value(at: "/error")
+            #expect((error != nil && error != .null) == (overrides == failing), "session \(index): \(String(describing: error))")
+            try await host.deleteSession(session.id)
+        }
+    }
+
     @Test func unknownAndInvalidScenariosAreRefused() async throws {
         let unknown = await refusal { _ = try await host.createSession(of: "offline-dem") }
         #expect(unknown?.code == .unknownScenario)
