@@ -46,9 +46,10 @@ extension RoutedNetwork {
 
     /// Sends the Model's `message` on live socket `id`, journaled.
     func relaySend(_ message: WebSocketMessage, on id: Int, to upstream: any WebSocketChannel) async throws(TransportError) {
+        // Journaled as it leaves: the server's answer can arrive, and be journaled, before the send returns.
+        await noteLive(message, on: id, sent: true)
         let send = { () async throws(TransportError) in try await upstream.send(message) }
         try await scope.executor.waitingOutside(send)
-        await noteLive(message, on: id, sent: true)
     }
 
     /// The Model closed live socket `id` with `frame`.

@@ -145,8 +145,9 @@ private struct RecordingSocket: WebSocketChannel {
     }
 
     func send(_ message: WebSocketMessage) async throws(TransportError) {
-        try await upstream.send(message)
+        // Noted as it leaves, before the server's answer, which can arrive before the send returns.
         await recorder.note(sequence, message: message, sent: true, at: ContinuousClock.now - openedAt)
+        try await upstream.send(message)
     }
 
     func close(_ frame: WebSocketClose) async { await upstream.close(frame) }

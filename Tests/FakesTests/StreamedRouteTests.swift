@@ -307,3 +307,59 @@ import Testing
         #expect(await journal.values.first?.route == "plain")
     }
 }
+
+/// A live WebSocket relayed by the fake journals the Model's message before the server's answer to it, even when
+/// the answer arrives before the send returns (as a fast server's can).
+@Suite struct LiveWebSocketRelayTests {
+    /// A server whose answer to a message is received, and journaled, before its send returns.
+    actor AnsweringFirst: WebSocketChannel {
+        private var inbox: [WebSocketMessage] = []
+        private var reader: CheckedContinuation<WebSocketMessage?, Never>?
+        private var answered: CheckedContinuation<Void, Never>?
+        let journal: Recorder<NetworkExchange>
+
+        init(journal: Recorder<NetworkExchange>) { self.journal = journal }
+
+        func receive() async throws(TransportError) -> WebSocketMessage? {
+            if !inbox.isEmpty { return inbox.removeFirst() }
+            return await withCheckedContinuation { reader = $0 }
+        }
+
+        func send(_ message: WebSocketMessage) async throws(TransportError) {
+            guard case .text(let text) = message else { return }
+            let answer = WebSocketMessage.text("re: \(text)")
+            if let reader { self.reader = nil; reader.resume(returning: answer) } else { inbox.append(answer) }
+            // Returns only once the relay has journaled the answer (bounded, so a relay that never does fails the
+            // test's expectation rather than hanging it).
+            for _ in 0..<100_000 where await !journal.values.contains(where: { $0.stream?.chunks.contains { $0.text == "re: \(text)" } == true }) {
+                await Task.yield()
+            }
+        }
+
+        func close(_ frame: WebSocketClose) async {}
+        func serverClose() async -> WebSocketClose? { nil }
+        nonisolated func consumerLeft() {}
+    }
+
+    struct Upstream: NetworkService {
+        let channel: AnsweringFirst
+        func send(_ request: NetworkRequest) async throws(TransportError) -> NetworkResponse { throw .connectionRefused }
+        func webSocket(_ request: NetworkRequest) async throws(TransportError) -> WebSocketConnection { WebSocketConnection(channel: channel) }
+    }
+
+    @Test func theModelsMessageIsJournaledBeforeTheAnswerToIt() async throws {
+        let clock = VirtualClock(start: Date(timeIntervalSince1970: 1_800_000_000), mode: .frozen)
+        let journal = Recorder<NetworkExchange>()
+        let fake = RoutedNetwork(routes: [], clock: clock, upstream: Upstream(channel: AnsweringFirst(journal: journal)),
+                                 unmatchedGoesUpstream: true) { await journal.append($0) }
+        let request = NetworkRequest(method: .get, url: URL(string: "wss://assistant.example/v1/presence")!)
+        await clock.spawnAndSettle {
+            guard let connection = try? await fake.webSocket(request) else { return }
+            let reading = Task { for try await _ in connection.messages {} }
+            try? await connection.send(.text("hello"))
+            reading.cancel()
+        }
+        let chunks = try #require(await journal.values.last?.stream?.chunks)
+        #expect(chunks.prefix(2).map { "\($0.sent == true ? "sent" : "received") \($0.text)" } == ["sent hello", "received re: hello"])
+    }
+}
