@@ -98,7 +98,7 @@ extension Session {
         case .removeKeyValue(let key): try await removeKeyValueNow(key)
         case .replaceServiceState(let service, let state), .patchServiceState(let service, _, let state):
             _ = try await replaceServiceStateNow(service, state)
-        case .setRoute(_, _, let route): try await live().network.setRoute(route)
+        case .setRoute(_, _, let route): try await live().onNetwork { await $0.setRoute(route) }
         case .removeRoute(let name): try await removeRouteNow(name)
         case .setNetworkConditions(let conditions): try await setNetworkConditionsNow(conditions)
         // As the step did first time: the Model reads the push, or sees the end, before the next step.

@@ -46,7 +46,7 @@ extension Session {
         }
         await takeTurn()
         defer { endTurn() }
-        try await live().network.setRoute(route)
+        try await live().onNetwork { await $0.setRoute(route) }
         await remember(.setRoute(name: name, json: json, route: route))
         logger.notice("route \(name) set for this session")
     }
@@ -61,9 +61,9 @@ extension Session {
     }
 
     func removeRouteNow(_ name: String) async throws(HostError) {
-        let network = try live().network
-        guard await network.removeRoute(named: name) else {
-            let names = await network.routeNames()
+        let runtime = try live()
+        guard await runtime.onNetwork({ await $0.removeRoute(named: name) }) else {
+            let names = await runtime.onNetwork { await $0.routeNames() }
             throw HostError(.unknownRoute, "session '\(id)' has no route '\(name)'.\(Suggestion.didYouMean(name, among: names)) Its routes: \(names.isEmpty ? "none" : names.joined(separator: ", ")).")
         }
         logger.notice("route \(name) removed for this session")
@@ -94,13 +94,13 @@ extension Session {
     @discardableResult
     func setNetworkConditionsNow(_ conditions: NetworkConditions) async throws(HostError) -> Bool {
         let runtime = try live()
-        guard await runtime.network.setConditions(conditions) else { return false }
+        guard await runtime.onNetwork({ await $0.setConditions(conditions) }) else { return false }
         await runtime.clock.settle()
         return true
     }
 
     /// The conditions the session's network is in (``NetworkConditions/normal`` unless switched).
     public func networkConditions() async throws(HostError) -> NetworkConditions {
-        try await live().network.currentConditions()
+        try await live().onNetwork { await $0.currentConditions() }
     }
 }

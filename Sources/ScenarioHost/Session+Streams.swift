@@ -7,7 +7,7 @@ public import Services
 extension Session {
     /// The streams open now, oldest first: each one's request, with ``NetworkExchange/stream`` telling how far it got.
     public func openStreams() async throws(HostError) -> [NetworkExchange] {
-        try await live().network.openStreams()
+        try await live().onNetwork { await $0.openStreams() }
     }
 
     /// Pushes `bytes` (for server-sent events, one event in the wire format) into open stream `stream`, lets the
@@ -44,9 +44,9 @@ extension Session {
     }
 
     func pushNow(_ bytes: Data, into stream: Int) async throws(HostError) {
-        let network = try live().network
+        let runtime = try live()
         do {
-            try await network.push(bytes, into: stream)
+            try await runtime.onNetwork { network throws(RoutedNetwork.StreamSteeringError) in try await network.push(bytes, into: stream) }
         } catch {
             throw try await steeringError(error, stream)
         }
@@ -54,9 +54,11 @@ extension Session {
     }
 
     func closeNow(_ stream: Int, fault: TransportError?, frame: WebSocketClose?) async throws(HostError) {
-        let network = try live().network
+        let runtime = try live()
         do {
-            try await network.close(stream, with: fault.map { .drop($0) } ?? .close, frame: frame)
+            try await runtime.onNetwork { network throws(RoutedNetwork.StreamSteeringError) in
+                try await network.close(stream, with: fault.map { .drop($0) } ?? .close, frame: frame)
+            }
         } catch {
             throw try await steeringError(error, stream)
         }

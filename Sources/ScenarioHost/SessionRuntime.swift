@@ -118,6 +118,15 @@ struct SessionRuntime: Sendable {
         await clock.scope.executor.waitingOutside { await model.state() }
     }
 
+    /// Runs `operation` on the session's network fake for the host, on the caller's thread with whatever work of the
+    /// session it makes ready (``SessionExecutor/run(_:)``): the fake's actor runs on the session's executor, and a
+    /// call from outside would otherwise go onto its queue and back, two thread switches per call.
+    func onNetwork<T: Sendable, E: Error>(_ operation: @escaping @Sendable (RoutedNetwork) async throws(E) -> T) async throws(E) -> T {
+        try await clock.scope.executor.run { [network] () async -> Result<T, E> in
+            do throws(E) { return .success(try await operation(network)) } catch { return .failure(error) }
+        }.get()
+    }
+
     /// Stops every task of this generation and closes its network client.
     func stop() async {
         // Run here rather than hop onto the session's queue and back.
