@@ -1,5 +1,5 @@
-public import ControlAPI
-public import Foundation
+import ControlAPI
+import Foundation
 public import ScenarioClient
 public import Services
 
