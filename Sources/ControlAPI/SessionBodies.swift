@@ -84,6 +84,9 @@ public struct ModelEscapeBody: Codable, Sendable, Hashable {
         self.during = during
         self.remedy = remedy
     }
+
+    /// The escape in one sentence for a person: what, when, its kind and what to write instead.
+    public var sentence: String { "\(detail) during \(during ?? "the run") (\(kind)); \(remedy)" }
 }
 
 /// `GET /v1/sessions/{id}/clock` and the answer of every clock move.

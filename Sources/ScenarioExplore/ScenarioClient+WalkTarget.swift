@@ -65,7 +65,7 @@ struct ClientWalkSession: WalkSession {
     }
 
     func firstEscape() async throws -> String? {
-        try await client.session(id).escapes.first.map { "\($0.detail) during \($0.during ?? "the run") (\($0.kind)); \($0.remedy)" }
+        try await client.session(id).escapes.first?.sentence
     }
 
     func delete() async throws { try await client.deleteSession(id) }

@@ -112,7 +112,7 @@ struct EngineWalkSession: WalkSession {
 
     func firstEscape() async throws -> String? {
         try await refusing { () throws(HostError) in try await session.info() }.escapes.first.map {
-            "\($0.detail) during \($0.during ?? "the run") (\($0.kind.rawValue)); \($0.remedy)"
+            ModelEscapeBody(kind: $0.kind.rawValue, detail: $0.detail, during: $0.during, remedy: $0.remedy).sentence
         }
     }
 

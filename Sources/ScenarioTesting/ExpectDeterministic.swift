@@ -52,7 +52,7 @@ private struct DeterminismRun {
             let escapes = try await session.client.session(session.id).escapes
             if !escapes.isEmpty {
                 throw ScenarioTestingError("scenario \(scenario) cannot be checked for determinism: its Model did work the session cannot see or order: "
-                    + escapes.map { "\($0.detail) during \($0.during ?? "the run") (\($0.kind)); \($0.remedy)" }.joined(separator: "; "))
+                    + escapes.map(\.sentence).joined(separator: "; "))
             }
             let history = try await session.client.history(session: session.id)
             let journal = Dictionary(try await session.requests().map { ($0.sequence, $0) }, uniquingKeysWith: { $1 })
