@@ -13,15 +13,17 @@ import Services
 /// What exploring costs in process: an exploration of offline-demo (10 walks of 20 steps on the engine, each walk
 /// checked after every step against the scenario's properties.yaml and replayed once), beside the same mix of 200 steps as a
 /// hand-written loop over the same in-process API, with no checks and no replays. Steps per second are 200 over
-/// each figure.
-func exploreBenchmarks() {
+/// each figure. Each runs on `threads` (see ``WalkThreads``).
+func exploreBenchmarks(on threads: WalkThreads) {
     for parallelism in [1, 2] {
         let name = "explore: offline-demo, 10 walks of 20 steps, \(parallelism == 1 ? "one" : "two") at a time"
         Benchmark(name, configuration: .perExploration) { benchmark, daemon in
             do {
                 // As ScenarioTesting's `explore` runs it: the walks on the engine of the daemon in this process.
-                let report = try await Explorer(client: daemon.client, target: daemon.walkTarget, scenario: "offline-demo",
-                                                options: ExploreOptions(walks: 10, steps: 20, seed: 1, parallelism: parallelism)).run()
+                let report = try await withTaskExecutorPreference(threads) {
+                    try await Explorer(client: daemon.client, target: daemon.walkTarget, scenario: "offline-demo",
+                                       options: ExploreOptions(walks: 10, steps: 20, seed: 1, parallelism: parallelism)).run()
+                }
                 guard report.failure == nil, report.steps == 200 else { return benchmark.error(report.text) }
             } catch {
                 benchmark.error("\(error)")
@@ -33,31 +35,35 @@ func exploreBenchmarks() {
 
     Benchmark("explore baseline: the same 200 steps as a hand-written loop", configuration: .perExploration) { benchmark, daemon in
         do {
-            let client = daemon.client
-            for walk in 0..<10 {
-                let id = "loop-\(walk)"
-                _ = try await client.createSession(scenario: "offline-demo", id: id)
-                // About the mix a walk draws: five actions, two clock moves, a change of weather and an edit in nine.
-                for step in 0..<20 {
-                    switch step % 9 {
-                    case 0, 3, 6: _ = try await client.perform("reload", session: id)
-                    case 1, 4:
-                        _ = try await client.perform("setIsRead", arguments: ["url": "https://www.cocoawithlove.com/blog/mock-views.html",
-                                                                              "value": .bool(step % 2 == 0)], session: id)
-                    case 2, 7:
-                        _ = try await client.advanceClock(by: step == 2 ? "1s" : "15m", session: id)
-                        _ = try await client.state(session: id)
-                    case 5: _ = try await client.setNetworkConditions(.init(offline: walk % 2 == 0 ? true : nil), session: id)
-                    default: _ = try await client.setKeyValue("readItems", to: [], session: id)
-                    }
-                }
-                try await client.deleteSession(id)
-            }
+            try await withTaskExecutorPreference(threads) { try await loopWalks(client: daemon.client) }
         } catch {
             benchmark.error("\(error)")
         }
     } setup: {
         try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
+    }
+}
+
+/// The hand-written loop: ten walks of 20 steps over the in-process API.
+private func loopWalks(client: ScenarioClient) async throws {
+    for walk in 0..<10 {
+        let id = "loop-\(walk)"
+        _ = try await client.createSession(scenario: "offline-demo", id: id)
+        // About the mix a walk draws: five actions, two clock moves, a change of weather and an edit in nine.
+        for step in 0..<20 {
+            switch step % 9 {
+            case 0, 3, 6: _ = try await client.perform("reload", session: id)
+            case 1, 4:
+                _ = try await client.perform("setIsRead", arguments: ["url": "https://www.cocoawithlove.com/blog/mock-views.html",
+                                                                      "value": .bool(step % 2 == 0)], session: id)
+            case 2, 7:
+                _ = try await client.advanceClock(by: step == 2 ? "1s" : "15m", session: id)
+                _ = try await client.state(session: id)
+            case 5: _ = try await client.setNetworkConditions(.init(offline: walk % 2 == 0 ? true : nil), session: id)
+            default: _ = try await client.setKeyValue("readItems", to: [], session: id)
+            }
+        }
+        try await client.deleteSession(id)
     }
 }
 
@@ -71,12 +77,12 @@ extension Benchmark.Configuration {
 
 
 /// The ceiling under both: the same 200 steps straight on the engine's sessions, with no control API and no JSON,
-/// one walk at a time and two.
-func exploreEngineBenchmark() {
+/// one walk at a time and two, on `threads`.
+func exploreEngineBenchmark(on threads: WalkThreads) {
     for parallel in [1, 2] {
         let name = parallel == 1 ? "one at a time" : "two at a time"
         Benchmark("explore floor: the same 200 steps on the engine, no API, \(name)", configuration: .perExploration) { benchmark, host in
-            let failures = await withTaskGroup(of: String?.self) { group in
+            let failures = await withTaskExecutorPreference(threads) { await withTaskGroup(of: String?.self) { group in
                 for lane in 0..<parallel {
                     group.addTask {
                         do {
@@ -88,7 +94,7 @@ func exploreEngineBenchmark() {
                     }
                 }
                 return await group.compactMap { $0 }.reduce(into: [String]()) { $0.append($1) }
-            }
+            } }
             if let failure = failures.first { benchmark.error(failure) }
         } setup: {
             try BenchmarkInputs.host()

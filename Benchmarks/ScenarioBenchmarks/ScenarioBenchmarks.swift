@@ -8,8 +8,9 @@ let benchmarks: @Sendable () -> Void = {
     feedReloadBenchmarks()
     networkExchangeBenchmarks()
     controlRequestBenchmarks()
-    exploreBenchmarks()
-    exploreEngineBenchmark()
+    let walkThreads = WalkThreads()
+    exploreBenchmarks(on: walkThreads)
+    exploreEngineBenchmark(on: walkThreads)
     streamBenchmarks()
 }
 
