@@ -11,7 +11,8 @@ struct ModelDriver: Sendable {
     /// The Model's state as canonical JSON.
     let state: @Sendable () async -> ModelState
 
-    init<M: Model>(_ type: M.Type, description: ModelDescription, actions: DecodedActions<M.Action>, services: Services) async {
+    init<M: Model>(_ type: M.Type, description: ModelDescription, actions: DecodedActions<M.Action>, states: StateEncoding<M.State>,
+         services: Services) async {
         let model = await M(services: services)
         run = { await model.run() }
         prepare = { name, arguments throws(HostError) in
@@ -23,10 +24,7 @@ struct ModelDriver: Sendable {
             let action = try actions.decode(name, arguments: arguments)
             return { await model.perform(action) }
         }
-        state = {
-            let state = await model.state
-            // A Model's State is plain Codable data; encoding it fails only for a programming error (a NaN, say).
-            return ModelState(jsonData: (try? JSONEncoder.services.encode(state)) ?? Data("null".utf8))
-        }
+        let encode = states.encoder()
+        state = { encode(await model.state) }
     }
 }

@@ -30,7 +30,10 @@ public struct ModelRegistry: Sendable {
         }
         precondition(entries[M.name] == nil, "two Models are named '\(M.name)'; give each Model a name of its own.")
         let actions = DecodedActions<M.Action>()
-        entries[M.name] = Entry(description: description) { await ModelDriver(M.self, description: description, actions: actions, services: $0) }
+        let states = StateEncoding<M.State>()
+        entries[M.name] = Entry(description: description) {
+            await ModelDriver(M.self, description: description, actions: actions, states: states, services: $0)
+        }
     }
 
     /// Makes `service` available to every session, configured by the scenario section of its name.

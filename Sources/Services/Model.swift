@@ -11,6 +11,10 @@
 /// The static requirements are read from any thread: in a `@MainActor` class, declare them `nonisolated`.
 public protocol Model: AnyObject, Sendable {
     /// Everything a client may observe, encoded as JSON for them.
+    ///
+    /// Make it `Hashable` (or at least `Equatable`) when you can: the host then encodes a state only the first time
+    /// it sees it and gives the same bytes back for an equal one, which makes explorations and tests faster. Its
+    /// `==` must then tell apart any two states that encode differently; a synthesized conformance does.
     associatedtype State: Encodable & Sendable
     /// What a client may ask; decoded from `{"<name>": {<arguments>}}`, the shape Swift synthesises for enums.
     associatedtype Action: Decodable & Sendable

@@ -1,0 +1,78 @@
+import Foundation
+import Services
+import Synchronization
+
+/// How one Model's states become ``ModelState`` bytes, for every session of it. Encoding was a fifth of an
+/// exploration's time (profiled), and most states a Model reaches it has reached before: an action that changed
+/// nothing, a clock move that woke nothing the state shows, a walk's replay going through its walk's states again.
+/// So a state equal to one encoded before gives those bytes back:
+/// - a `Hashable` State is looked up among the states any session of the Model encoded lately;
+/// - an `Equatable` State is compared with the last state its own session encoded;
+/// - any other State is encoded every time.
+///
+/// This relies on `==` telling apart every two states that encode differently, as a synthesized conformance does
+/// (``Services/Model/State`` says so).
+final class StateEncoding<State: Encodable & Sendable>: Sendable {
+    /// Makes the encoding of one session's states.
+    let encoder: @Sendable () -> @Sendable (State) -> ModelState
+
+    init() {
+        if let hashable = State.self as? any (Hashable & Encodable & Sendable).Type {
+            let shared = Self.sharing(hashable)
+            encoder = { shared }
+        } else if let equatable = State.self as? any (Equatable & Encodable & Sendable).Type {
+            encoder = { Self.rememberingLast(equatable) }
+        } else {
+            encoder = { { Self.encoded($0) } }
+        }
+    }
+
+    /// Encodings by state, shared by the Model's sessions.
+    private final class Table<Value: Hashable & Sendable>: Sendable {
+        let entries = Mutex<(states: [Value: ModelState], bytes: Int)>(([:], 0))
+    }
+
+    /// Bytes of encodings kept per Model; past it the table starts over, so its memory stays small even for a
+    /// Model whose states are megabytes.
+    private static var tableBytes: Int { 4 << 20 }
+
+    /// Encodes as `encoded` does, unless an equal state is in the table. `Value` is `State`, opened as `Hashable`.
+    private static func sharing<Value: Hashable & Encodable & Sendable>(_: Value.Type) -> @Sendable (State) -> ModelState {
+        let table = Table<Value>()
+        return { state in
+            // The same type, seen through its Hashable conformance: the cast cannot fail.
+            let value = state as! Value
+            if let known = table.entries.withLock({ $0.states[value] }) { return known }
+            let state = encoded(value)
+            table.entries.withLock { entries in
+                if entries.bytes + state.jsonData.count > tableBytes { entries = ([:], 0) }
+                entries.states[value] = state
+                entries.bytes += state.jsonData.count
+            }
+            return state
+        }
+    }
+
+    /// The last state a session encoded and its bytes.
+    private final class Last<Value: Sendable>: Sendable {
+        let entry = Mutex<(value: Value, state: ModelState)?>(nil)
+    }
+
+    /// Encodes as `encoded` does, unless the state equals the last one. `Value` is `State`, opened as `Equatable`.
+    private static func rememberingLast<Value: Equatable & Encodable & Sendable>(_: Value.Type) -> @Sendable (State) -> ModelState {
+        let last = Last<Value>()
+        return { state in
+            let value = state as! Value
+            if let known = last.entry.withLock({ $0.flatMap { $0.value == value ? $0.state : nil } }) { return known }
+            let state = encoded(value)
+            last.entry.withLock { $0 = (value, state) }
+            return state
+        }
+    }
+
+    /// The state as canonical JSON.
+    private static func encoded(_ value: some Encodable) -> ModelState {
+        // A Model's State is plain Codable data; encoding it fails only for a programming error (a NaN, say).
+        ModelState(jsonData: (try? JSONEncoder.services.encode(value)) ?? Data("null".utf8))
+    }
+}
