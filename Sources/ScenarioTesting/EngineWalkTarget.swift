@@ -16,10 +16,19 @@ struct EngineWalkTarget: WalkTarget {
     /// The same daemon's control API, for what is done once per exploration and is more than a call on the engine:
     /// a save also reloads the scenarios, so the saved one can be opened.
     let client: ScenarioClient
+    /// The states parsed lately, shared by the walks: a walk's replay goes through its walk's states again, and
+    /// walks of one scenario reach many of the same states.
+    private let parsed = ParsedStates()
+
+    init(host: ScenarioHost, client: ScenarioClient) {
+        self.host = host
+        self.client = client
+    }
 
     func openSession(scenario: String, id: String, overrides: JSONValue?) async throws -> any WalkSession {
         let session = try await refusing { () throws(HostError) in try await host.createSession(of: scenario, id: id, overrides: overrides) }
-        return EngineWalkSession(host: host, session: session, openedAt: try await refusing { () throws(HostError) in try await session.now() })
+        return EngineWalkSession(host: host, session: session, parsed: parsed,
+                                 openedAt: try await refusing { () throws(HostError) in try await session.now() })
     }
 
     func saveSession(_ id: String, as name: String, description: String) async throws -> String {
@@ -35,16 +44,9 @@ struct EngineWalkTarget: WalkTarget {
 struct EngineWalkSession: WalkSession {
     let host: ScenarioHost
     let session: Session
+    /// Parsing a state is most of what reading it costs, and most steps leave it as it was.
+    let parsed: ParsedStates
     let openedAt: Date
-    /// The state last parsed, by its bytes: most steps leave the state as it was, and parsing it is most of what
-    /// reading it costs.
-    private let parsed = ParsedState()
-
-    init(host: ScenarioHost, session: Session, openedAt: Date) {
-        self.host = host
-        self.session = session
-        self.openedAt = openedAt
-    }
 
     var id: String { session.id }
 
@@ -121,14 +123,28 @@ struct EngineWalkSession: WalkSession {
     }
 }
 
-/// The last state parsed, kept by its bytes.
-private final class ParsedState: Sendable {
-    private let last = Mutex<(bytes: Data, value: JSONValue)?>(nil)
+/// States parsed lately, by their bytes.
+final class ParsedStates: Sendable {
+    /// A state's bytes as a key: hashed whole, since states differ anywhere (they mostly begin alike).
+    private struct Bytes: Hashable {
+        let data: Data
+        func hash(into hasher: inout Hasher) { data.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    }
+
+    private let parsed = Mutex<(states: [Bytes: JSONValue], bytes: Int)>(([:], 0))
+
+    /// Bytes of states kept; past it the table starts over, so its memory stays small even for states of megabytes.
+    private var capacity: Int { 4 << 20 }
 
     func value(of state: ModelState) throws -> JSONValue {
-        if let last = last.withLock({ $0 }), last.bytes == state.jsonData { return last.value }
+        let key = Bytes(data: state.jsonData)
+        if let value = parsed.withLock({ $0.states[key] }) { return value }
         let value = try state.value()
-        last.withLock { $0 = (state.jsonData, value) }
+        parsed.withLock { parsed in
+            if parsed.bytes + key.data.count > capacity { parsed = ([:], 0) }
+            parsed.states[key] = value
+            parsed.bytes += key.data.count
+        }
         return value
     }
 }
