@@ -188,7 +188,7 @@ public struct Explorer: Sendable {
         guard outcome.failure == nil else { return outcome }
         let replay = try await runner.run(id: "\(sessionPrefix)-\(walk)-replay", steps: .given(outcome.steps), checking: .nothing)
         outcome.checks[BuiltInProperty.replayIsIdentical.rawValue, default: 0] += 1
-        if replay.finalState.jsonData != outcome.finalState.jsonData {
+        if !replay.finalState.encodesAsSameBytes(as: outcome.finalState) {
             let mismatch = outcome.finalState.firstMismatch(with: replay.finalState).map { "\($0)" } ?? "the bytes differ"
             outcome.failure = PropertyFailure(property: BuiltInProperty.replayIsIdentical.rawValue, step: outcome.steps.count,
                                               detail: "replayed, the walk ends in another state: \(mismatch) (walk against replay)")
