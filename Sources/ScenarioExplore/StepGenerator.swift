@@ -87,13 +87,14 @@ struct StepGenerator {
     /// Values of `type` found in the state (the ids and URLs an action most likely takes), then edge values.
     static func candidates(ofType type: String, in state: JSONValue) -> [JSONValue] {
         var found: [JSONValue] = []
+        var seen: Set<JSONValue> = []
         func collect(_ value: JSONValue) {
             guard found.count < 64 else { return }
             switch value {
             case .object(let members): for key in members.keys.sorted() { collect(members[key]!) }
             case .array(let items): items.forEach(collect)
             case .string where type == "string", .int where type == "integer", .int where type == "number", .double where type == "number":
-                if !found.contains(value) { found.append(value) }
+                if seen.insert(value).inserted { found.append(value) }
             default: break
             }
         }
