@@ -8,8 +8,9 @@ extension JSONValue {
 
     /// The name a JSON pointer token stands for: ``pointerToken(_:)`` undone.
     public static func name(ofPointerToken token: some StringProtocol) -> String {
-        // Most tokens have no escape, and Foundation's replacing costs more than the rest of a lookup (profiled).
-        guard token.contains("~") else { return String(token) }
+        // Most tokens have no escape, and Foundation's replacing costs more than the rest of a lookup (profiled);
+        // so does its `contains` of a string, which is why the check looks for the byte.
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return String(token) }
         return token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
     }
 
