@@ -8,20 +8,27 @@ import Testing
 /// from any session of its Model, an Equatable one from its own session's last): the bytes must still be the
 /// state's own at every step, whichever way the Model's State compares, and however sessions interleave.
 @Suite struct StateEncodingTests {
-    /// What each counter does: `add` changes its count, `note` sets a text that is in its state too.
+    /// What a counter does: `add` changes its count, `note` sets a text that is in its state too.
     enum CounterAction: Decodable, Sendable {
         case add(amount: Int)
         case note(text: String)
     }
 
-    struct HashableCount: Encodable, Sendable, Hashable { var count = 0; var note = "" }
-    struct EquatableCount: Encodable, Sendable, Equatable { var count = 0; var note = "" }
-    struct PlainCount: Encodable, Sendable { var count = 0; var note = "" }
+    /// A counter's state, in one of three kinds of conformance, each the state of a Model of its own name.
+    protocol CountState: Encodable, Sendable {
+        static var model: String { get }
+        init()
+        var count: Int { get set }
+        var note: String { get set }
+    }
+    struct HashableCount: CountState, Hashable { static let model = "HashableCounter"; var count = 0, note = "" }
+    struct EquatableCount: CountState, Equatable { static let model = "EquatableCounter"; var count = 0, note = "" }
+    struct PlainCount: CountState { static let model = "PlainCounter"; var count = 0, note = "" }
 
-    actor HashableCounter: Model {
-        static let name = "HashableCounter"
-        static let actionNames = ["add", "note"]
-        var state = HashableCount()
+    actor Counter<State: CountState>: Model {
+        static var name: String { State.model }
+        static var actionNames: [String] { ["add", "note"] }
+        var state = State()
         init(services: Services) {}
         func perform(_ action: CounterAction) async {
             switch action {
@@ -32,35 +39,7 @@ import Testing
         func run() async {}
     }
 
-    actor EquatableCounter: Model {
-        static let name = "EquatableCounter"
-        static let actionNames = ["add", "note"]
-        var state = EquatableCount()
-        init(services: Services) {}
-        func perform(_ action: CounterAction) async {
-            switch action {
-            case .add(let amount): state.count += amount
-            case .note(let text): state.note = text
-            }
-        }
-        func run() async {}
-    }
-
-    actor PlainCounter: Model {
-        static let name = "PlainCounter"
-        static let actionNames = ["add", "note"]
-        var state = PlainCount()
-        init(services: Services) {}
-        func perform(_ action: CounterAction) async {
-            switch action {
-            case .add(let amount): state.count += amount
-            case .note(let text): state.note = text
-            }
-        }
-        func run() async {}
-    }
-
-    static let models = ["HashableCounter", "EquatableCounter", "PlainCounter"]
+    static let models = [HashableCount.model, EquatableCount.model, PlainCount.model]
 
     func makeHost() throws -> ScenarioHost {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("state-encoding-\(UUID())")
@@ -69,7 +48,7 @@ import Testing
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try "description: counts\nmodel: \(model)\n".write(to: directory.appendingPathComponent("scenario.yaml"), atomically: true, encoding: .utf8)
         }
-        let registry = ModelRegistry([HashableCounter.self, EquatableCounter.self, PlainCounter.self])
+        let registry = ModelRegistry([Counter<HashableCount>.self, Counter<EquatableCount>.self, Counter<PlainCount>.self])
         let catalog = ScenarioCatalog.load(from: [root], models: registry.names)
         #expect(catalog.problems.isEmpty, "\(catalog.problems)")
         return ScenarioHost(catalog: catalog, models: registry)
