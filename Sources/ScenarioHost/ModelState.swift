@@ -15,9 +15,7 @@ public struct ModelState: Sendable, Hashable, Codable {
 
     /// The state as a JSON value.
     public func value() throws -> JSONValue {
-        // The strict parser reads the encoder's own output several times faster than Foundation's decoder does
-        // through JSONValue's Codable conformance, which tries each kind in turn.
-        try (try? JSONValue(strictJSON: jsonData)) ?? JSONValue(json: jsonData)
+        try JSONValue(json: jsonData)
     }
 
     /// The state decoded as `type`.

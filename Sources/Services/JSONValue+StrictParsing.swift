@@ -36,6 +36,10 @@ extension JSONValue {
 private struct StrictJSONParser {
     let bytes: [UInt8]
     var index = 0
+    /// Arrays and objects open around the current value.
+    var depth = 0
+    /// The deepest nesting read, as Foundation's parser bounds it: the parser recurses, so its stack is bounded too.
+    static let depthLimit = 512
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -61,7 +65,15 @@ private struct StrictJSONParser {
         }
     }
 
+    /// Counts one more level of nesting, refusing to go past ``depthLimit``.
+    private mutating func enterNesting() throws(JSONSyntaxError) {
+        depth += 1
+        guard depth <= Self.depthLimit else { throw failure("arrays and objects nest more than \(Self.depthLimit) deep here") }
+    }
+
     private mutating func object() throws(JSONSyntaxError) -> JSONValue {
+        try enterNesting()
+        defer { depth -= 1 }
         index += 1
         var members: [String: JSONValue] = [:]
         skipWhitespace()
@@ -86,6 +98,8 @@ private struct StrictJSONParser {
     }
 
     private mutating func array() throws(JSONSyntaxError) -> JSONValue {
+        try enterNesting()
+        defer { depth -= 1 }
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()

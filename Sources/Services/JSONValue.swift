@@ -46,6 +46,14 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Parses JSON bytes.
     public init(json data: Data) throws {
+        // The strict parser reads RFC 8259 JSON several times faster than Foundation's decoder does through this
+        // type's Codable conformance, which tries each kind in turn (profiled: a journaled request body cost more
+        // than the rest of the request). What it refuses, a trailing comma or a duplicate key, Foundation's
+        // decoder still reads as it always did, and a body neither reads throws Foundation's error, as before.
+        if let value = try? JSONValue(strictJSON: data) {
+            self = value
+            return
+        }
         self = try JSONDecoder().decode(JSONValue.self, from: data)
     }
 

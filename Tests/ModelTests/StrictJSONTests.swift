@@ -45,4 +45,39 @@ import Testing
             try JSONValue(strictJSON: Data([0x22, 0xFF, 0x22]))
         }
     }
+
+    @Test func nestsAsDeepAsFoundationsParserAndNoDeeper() {
+        let deepest = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        #expect((try? JSONValue(strictJSON: Data(deepest.utf8))) != nil)
+        let deeper = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+        #expect(throws: JSONSyntaxError(problem: "arrays and objects nest more than 512 deep here", line: 1, column: 513)) {
+            try JSONValue(strictJSON: Data(deeper.utf8))
+        }
+    }
+
+    /// `JSONValue(json:)` reads with the strict parser first and Foundation's decoder after it: for every input,
+    /// strict or not, it must give what Foundation's decoder alone gives, and throw where that throws.
+    @Test(arguments: [
+        #"{"by": "1s", "n": [1, -2.5, 0, -0, 1e3, 4.0, 1.5e-3, 9223372036854775807, 9223372036854775808]}"#,
+        #"{"s": "\u00e9\ud83d\ude00\n\"\/", "e": {}, "a": [], "t": true, "f": false, "z": null}"#,
+        "[1.0, 2.50, 1E2, -1e-2, 123456789012345678901234567890]",
+        "{\"by\": \"1s\",}",
+        "[1, 2,]",
+        "{\"a\": 1, \"a\": 2}",
+        "  \"text\"  ",
+        "{\"a\": NaN}",
+        "[1e999]",
+        "{\"by\": ",
+        String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+    ])
+    func jsonReadsAsFoundationsDecoderAlone(text: String) {
+        let data = Data(text.utf8)
+        let foundation = Result { try JSONDecoder().decode(JSONValue.self, from: data) }
+        let read = Result { try JSONValue(json: data) }
+        switch (foundation, read) {
+        case let (.success(expected), .success(value)): #expect(value == expected)
+        case (.failure, .failure): break
+        default: Issue.record("Foundation's decoder gave \(foundation), JSONValue(json:) gave \(read)")
+        }
+    }
 }
