@@ -1,3 +1,4 @@
+import Assistant
 import Benchmark
 import ControlAPI
 import Fakes
@@ -12,25 +13,15 @@ import Services
 
 /// What exploring costs in process: an exploration of offline-demo (10 walks of 20 steps on the engine, each walk
 /// checked after every step against the scenario's properties.yaml and replayed once), beside the same mix of 200 steps as a
-/// hand-written loop over the same in-process API, with no checks and no replays. Steps per second are 200 over
-/// each figure. Each runs on `threads` (see ``WalkThreads``).
+/// hand-written loop over the same in-process API, with no checks and no replays; and explorations of the other
+/// shipped Models' scenarios. Steps per second are 200 over each figure. Each runs on `threads` (see ``WalkThreads``).
 func exploreBenchmarks(on threads: WalkThreads) {
     for parallelism in [1, 2] {
-        let name = "explore: offline-demo, 10 walks of 20 steps, \(parallelism == 1 ? "one" : "two") at a time"
-        Benchmark(name, configuration: .perExploration) { benchmark, daemon in
-            do {
-                // As ScenarioTesting's `explore` runs it: the walks on the engine of the daemon in this process.
-                let report = try await withTaskExecutorPreference(threads) {
-                    try await Explorer(client: daemon.client, target: daemon.walkTarget, scenario: "offline-demo",
-                                       options: ExploreOptions(walks: 10, steps: 20, seed: 1, parallelism: parallelism)).run()
-                }
-                guard report.failure == nil, report.steps == 200 else { return benchmark.error(report.text) }
-            } catch {
-                benchmark.error("\(error)")
-            }
-        } setup: {
-            try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
-        }
+        exploreBenchmark(of: "offline-demo", parallelism: parallelism, on: threads)
+    }
+    // The other shipped Models, each on a scenario with a properties file or streams, two walks at once.
+    for scenario in ["ratings-signed-out", "assistant-happy"] {
+        exploreBenchmark(of: scenario, parallelism: 2, on: threads)
     }
 
     Benchmark("explore baseline: the same 200 steps as a hand-written loop", configuration: .perExploration) { benchmark, daemon in
@@ -41,6 +32,25 @@ func exploreBenchmarks(on threads: WalkThreads) {
         }
     } setup: {
         try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
+    }
+}
+
+/// An exploration of `scenario`, 10 walks of 20 steps, `parallelism` at a time, as ScenarioTesting's `explore` runs
+/// it: the walks on the engine of the daemon in this process.
+private func exploreBenchmark(of scenario: String, parallelism: Int, on threads: WalkThreads) {
+    let name = "explore: \(scenario), 10 walks of 20 steps, \(parallelism == 1 ? "one" : "two") at a time"
+    Benchmark(name, configuration: .perExploration) { benchmark, daemon in
+        do {
+            let report = try await withTaskExecutorPreference(threads) {
+                try await Explorer(client: daemon.client, target: daemon.walkTarget, scenario: scenario,
+                                   options: ExploreOptions(walks: 10, steps: 20, seed: 1, parallelism: parallelism)).run()
+            }
+            guard report.failure == nil, report.steps == 200 else { return benchmark.error(report.text) }
+        } catch {
+            benchmark.error("\(error)")
+        }
+    } setup: {
+        try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self, Assistant.self], scenarios: BenchmarkInputs.shippedScenarios.path)
     }
 }
 

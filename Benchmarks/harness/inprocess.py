@@ -16,6 +16,8 @@ NAMES = {
     "control_floor": "control floor: Hummingbird, same body",
     "explore": "explore: offline-demo, 10 walks of 20 steps, one at a time",
     "explore_parallel": "explore: offline-demo, 10 walks of 20 steps, two at a time",
+    "explore_ratings": "explore: ratings-signed-out, 10 walks of 20 steps, two at a time",
+    "explore_assistant": "explore: assistant-happy, 10 walks of 20 steps, two at a time",
     "explore_loop": "explore baseline: the same 200 steps as a hand-written loop",
     "explore_engine": "explore floor: the same 200 steps on the engine, no API, one at a time",
     "explore_engine_parallel": "explore floor: the same 200 steps on the engine, no API, two at a time",
