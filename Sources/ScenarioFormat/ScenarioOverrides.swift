@@ -71,14 +71,19 @@ public enum ScenarioOverrides {
         fields["name"] = .string(name)
         // Read as the only route of a scenario's network, then its problems are moved to the route's own pointers.
         let overrides = JSONValue.object(["network": .object(["routes": .array([.object(fields)])])])
+        let resolved: Scenario
         do {
-            let resolved = try apply(overrides, to: scenario, models: models, services: services)
-            // By name: a whole route comes first, a change to the scenario's route (`extends`) stays in its place.
-            guard let route = resolved.routes.first(where: { $0.name == name }) else { preconditionFailure("the route was resolved") }
-            return route
+            resolved = try apply(overrides, to: scenario, models: models, services: services)
         } catch {
             throw Problems(list: error.list.map { $0.movingPointer(from: "/network/routes/0", to: "") })
         }
+        // By name: a whole route comes first, a change to the scenario's route (`extends`) stays in its place.
+        // LinedJSON writes every name so that YAML reads it back unchanged; should one still come back changed, the
+        // request is refused rather than the daemon stopped.
+        guard let route = resolved.routes.first(where: { $0.name == name }) else {
+            throw Problems(list: [problem("/name", "the route's name '\(name)' did not read back as itself; name it with printable characters.")])
+        }
+        return route
     }
 
     static func problem(_ pointer: String, _ message: String) -> ScenarioProblem {
@@ -139,10 +144,36 @@ struct LinedJSON {
             }
             line("]" + comma, pointer)
         default:
-            line(prefix + String(decoding: value.jsonData, as: UTF8.self) + comma, pointer)
+            line(prefix + Self.yamlSafe(value) + comma, pointer)
         }
     }
 
-    private static func quoted(_ text: String) -> String { String(decoding: JSONValue.string(text).jsonData, as: UTF8.self) }
+    private static func quoted(_ text: String) -> String { yamlSafe(.string(text)) }
+
+    /// A scalar as JSON that YAML reads back as the same value. JSON leaves some characters bare in a string that YAML
+    /// does not read as themselves: U+0085, U+2028 and U+2029 are line breaks to YAML even inside quotes (a route
+    /// name holding one came back another name), and DEL, the other C1 controls, U+FFFE and U+FFFF are outside the
+    /// characters it reads at all. They are written as JSON's `\uXXXX` escapes, which YAML's double quotes read too.
+    private static func yamlSafe(_ value: JSONValue) -> String {
+        let json = String(decoding: value.jsonData, as: UTF8.self)
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var escaped = ""
+        for scalar in json.unicodeScalars {
+            guard needsEscape(scalar) else {
+                escaped.unicodeScalars.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+        return escaped
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x7F...0x9F, 0x2028, 0x2029, 0xFFFE, 0xFFFF: true
+        default: false
+        }
+    }
 
 }

@@ -66,6 +66,20 @@ import Testing
         }
     }
 
+    /// Found by the API fuzzer: a route set by a name holding U+0085 stopped the daemon, since the name went through
+    /// YAML, which reads that character as a line break, and came back another name.
+    @Test(arguments: ["ÁÐÚ\u{F8B1E}\u{85}q\u{AAC06}H", "line\u{2028}separator", "paragraph\u{2029}", "del\u{7F}", "c1\u{9B}", "x\n\u{10FFFD}"])
+    func aRouteSetByAnyNameIsThatNameAndAnswers(name: String) async throws {
+        let session = try await host.createSession(of: "offline-demo")
+        let route: JSONValue = ["request": ["method": "GET", "url": "https://www.cocoawithlove.com/feed.json"],
+                                "response": ["status": 503, "body": .string("down\u{85}\u{2028}for \(name)")]]
+        try await session.setRoute(route, named: name, models: host.models.names, services: host.models.services)
+        try await session.perform("reload")
+        let entry = try #require(await session.requestJournal().entries.last)
+        #expect(entry.route == name && entry.status == 503)
+        try await host.deleteSession(session.id)
+    }
+
     @Test func unknownAndInvalidScenariosAreRefused() async throws {
         let unknown = await refusal { _ = try await host.createSession(of: "offline-dem") }
         #expect(unknown?.code == .unknownScenario)
