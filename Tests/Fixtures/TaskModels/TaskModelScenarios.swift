@@ -3,7 +3,7 @@ public import Services
 
 /// The test Models of this module, for a registry.
 public let taskModels: [any Model.Type] = [Kettle.self, Relay.self, FanOut.self, Racer.self, Escaper.self, Alarm.self, Metronome.self, Pendulum.self,
-                                            Inbox.self, Ledger.self, Poller.self]
+                                            Inbox.self, Ledger.self, Poller.self, MainTies.self, ActorTies.self]
 
 /// Writes a scenarios directory for the test Models into a new temporary directory and returns its path.
 /// - Parameter extra: More scenarios, by name: their `scenario.yaml` text.
@@ -40,6 +40,40 @@ public let taskModelProperties: [String: String] = [
 
 /// The shipped-with-the-tests scenarios, by name.
 public let taskModelScenarios: [String: String] = [
+    "main-ties": """
+    description: A main-actor Model whose work of each kind becomes ready at one instant.
+    model: MainTies
+    network:
+      routes:
+        - name: answer
+          request: { method: GET, urlPattern: 'https://ties\\.test/answer/[0-9]+' }
+          response: { status: 200, body: "ok", delay: 10s }
+        - name: stream
+          request: { method: GET, url: "https://ties.test/stream" }
+          response:
+            status: 200
+            stream:
+              events:
+                - { at: +1s, data: "one" }
+                - { at: +2s, data: "two" }
+    """,
+    "actor-ties": """
+    description: An actor Model whose work of each kind becomes ready at one instant.
+    model: ActorTies
+    network:
+      routes:
+        - name: answer
+          request: { method: GET, urlPattern: 'https://ties\\.test/answer/[0-9]+' }
+          response: { status: 200, body: "ok", delay: 10s }
+        - name: stream
+          request: { method: GET, url: "https://ties.test/stream" }
+          response:
+            status: 200
+            stream:
+              events:
+                - { at: +1s, data: "one" }
+                - { at: +2s, data: "two" }
+    """,
     "kettle": """
     description: A cold kettle; boiling takes 90 seconds.
     model: Kettle

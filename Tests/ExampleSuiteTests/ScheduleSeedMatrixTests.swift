@@ -1,0 +1,78 @@
+import Foundation
+import ScenarioTesting
+import Services
+import TaskModels
+import Testing
+
+/// The schedule seed's promise, Model kind by tie kind, in both modes: the same seed gives the same run in every
+/// session (200 of them, eight at a time), and the seeds between them reach every order the work can take.
+@Suite struct ScheduleSeedMatrixTests {
+    struct Ties: Decodable, Equatable, Sendable {
+        var arrivals: [String]
+    }
+
+    /// The scenarios of TaskModels' two kinds of tie Model: a `@MainActor` class and an `actor`.
+    static let models = ["main-ties", "actor-ties"]
+
+    /// One session's run of `kind` with `count` units, under `seed`: the arrivals once the clock has passed every
+    /// timer, answer and stream event.
+    static func run(_ scenario: String, kind: TieKind, count: Int, seed: Int, daemon: ScenarioDaemon) async throws -> [String] {
+        try await withScenario(scenario, overriding: ["schedule": ["seed": .int(seed)]], daemon: daemon) { session in
+            try await session.perform("tie", ["kind": .string(kind.rawValue), "count": .int(count)])
+            _ = try await session.advanceClock(by: "10s")
+            return try await session.state(as: Ties.self).arrivals
+        }
+    }
+
+    /// Runs `sessions` sessions of one seed, eight at a time, and returns the distinct runs they ended in.
+    static func runs(_ scenario: String, kind: TieKind, count: Int, seed: Int, sessions: Int, daemon: ScenarioDaemon) async throws -> Set<[String]> {
+        try await withThrowingTaskGroup(of: [String].self) { group in
+            var seen = Set<[String]>()
+            var started = 0
+            while started < min(8, sessions) {
+                group.addTask { try await run(scenario, kind: kind, count: count, seed: seed, daemon: daemon) }
+                started += 1
+            }
+            for try await arrivals in group {
+                seen.insert(arrivals)
+                if started < sessions {
+                    group.addTask { try await run(scenario, kind: kind, count: count, seed: seed, daemon: daemon) }
+                    started += 1
+                }
+            }
+            return seen
+        }
+    }
+
+    @Test(arguments: Mode.allCases, models)
+    func aSeedGivesOneRunIn200SessionsForEveryKindOfTie(mode: Mode, scenario: String) async throws {
+        let daemon = try await mode.start()
+        for kind in TieKind.allCases {
+            for seed in [5, 11] {
+                let runs = try await Self.runs(scenario, kind: kind, count: 2, seed: seed, sessions: 200, daemon: daemon)
+                #expect(runs.count == 1, "\(scenario), \(kind) under seed \(seed) ended \(runs.count) ways in 200 sessions: \(runs.sorted { $0.lexicographicallyPrecedes($1) })")
+            }
+        }
+    }
+
+    /// Each of the two orders of two tied units is reached by some seed, and each of the six of three.
+    @Test(arguments: Mode.allCases, models)
+    func seedsReachEveryOrder(mode: Mode, scenario: String) async throws {
+        let daemon = try await mode.start()
+        for kind in TieKind.allCases where kind != .streams {
+            for (count, orders) in [(2, 2), (3, 6)] {
+                var seen = Set<[String]>()
+                for seed in 0..<64 where seen.count < orders {
+                    seen.insert(try await Self.run(scenario, kind: kind, count: count, seed: seed, daemon: daemon))
+                }
+                #expect(seen.count == orders, "\(scenario), \(kind): \(count) units took \(seen.count) of \(orders) orders in 64 seeds")
+            }
+        }
+        // Two readers, two events each: at each instant either reader may go first.
+        var seen = Set<[String]>()
+        for seed in 0..<64 where seen.count < 4 {
+            seen.insert(try await Self.run(scenario, kind: .streams, count: 2, seed: seed, daemon: daemon))
+        }
+        #expect(seen.count == 4, "\(scenario), streams: \(seen.sorted { $0.lexicographicallyPrecedes($1) })")
+    }
+}
