@@ -16,7 +16,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 #include "CTaskOwnership.h"
 
 #define SWIFTCC __attribute__((swiftcall))
@@ -41,12 +44,26 @@ static atomic_long mainActorPending;
 
 static int hooksInstalled(void) { return atomic_load_explicit(&installed, memory_order_acquire); }
 
-// The library's definition after the program's, for the dynamic build.
-static void *nextSymbol(void *_Atomic *cache, const char *name) {
+// The library's definition after the program's, for the dynamic build; NULL when there is none (a fully static
+// executable, where the weak definition here is the only one).
+static void *lookUpNext(void *_Atomic *cache, const char *name) {
     void *symbol = atomic_load_explicit(cache, memory_order_acquire);
     if (!symbol) {
         symbol = dlsym(RTLD_NEXT, name);
         atomic_store_explicit(cache, symbol, memory_order_release);
+    }
+    return symbol;
+}
+
+// As lookUpNext, for a function with no other way to do its work: without one the binary cannot run, so it stops
+// saying why rather than jump to address 0.
+static void *nextSymbol(void *_Atomic *cache, const char *name) {
+    void *symbol = lookUpNext(cache, name);
+    if (!symbol) {
+        fprintf(stderr, "scenariod: %s has no definition but scenariod's hook: this binary was linked without the Swift "
+                        "runtime or libdispatch it needs; link it as TaskOwnership.linkerFlags says "
+                        "(docs/who-owns-scheduling.md, Linking)\n", name);
+        abort();
     }
     return symbol;
 }
@@ -160,35 +177,93 @@ WEAK int clock_gettime(clockid_t clock, struct timespec *time) {
         callbacks.wallClockRead();
         infrastructure = 0;
     }
-    return ((ClockGettime)nextSymbol(&cache, "clock_gettime"))(clock, time);
+    ClockGettime next = (ClockGettime)lookUpNext(&cache, "clock_gettime");
+    // In a fully static executable (`-static-executable`) this definition is libc's only one, and dlsym finds none:
+    // ask the kernel, as libc would.
+    return next ? next(clock, time) : (int)syscall(SYS_clock_gettime, clock, time);
 }
 
 // MARK: The main actor
 
-// The main actor is one per process, so its count of pending jobs is too: a session whose Model is isolated to it
-// is settled only once the main actor's queue is empty. The runtime sends main-actor jobs to the main dispatch queue
-// with dispatch_async_f (Swift 6.3's MainActor executor calls it directly, not through the runtime's
-// enqueueMainExecutor hook), so every function sent there is counted in, and out once it has run.
-typedef struct { void *context; void (*work)(void *); } MainQueueWork;
+// The main actor is one per process, but a session's jobs on it are the session's: the runtime sends main-actor jobs
+// to the main dispatch queue with dispatch_async_f (Swift 6.3's MainActor executor calls it directly, not through the
+// runtime's enqueueMainExecutor hook), so every function sent there is counted, and the one sent from a job of a
+// session's (`owner`, set while the job runs) is counted as that session's.
+//
+// A session's job runs one at a time wherever it runs: a main-actor job sent from a job of the session is held until
+// that job returns and only then sent, and the session's executor takes no job while one of its main-actor jobs is
+// pending (SessionExecutor). So what becomes ready, and in what order, follows from the session's own steps, never
+// from how two threads happen to race: the schedule seed then names one run for a `@MainActor` Model as for an actor.
+typedef void (*AsyncF)(struct dispatch_queue_s *, void *, void (*)(void *));
+typedef struct MainQueueWork {
+    void *context;
+    void (*work)(void *);
+    void *owner;
+    AsyncF send;
+    struct MainQueueWork *next;
+} MainQueueWork;
 
-static void runMainQueueWork(void *given) {
-    MainQueueWork work = *(MainQueueWork *)given;
-    free(given);
-    work.work(work.context);
-    if (atomic_fetch_sub(&mainActorPending, 1) == 1) callbacks.mainActorDrained();
+static __thread void *owner;
+static void runMainQueueWork(void *given);
+// Main-actor jobs sent by the running job of a session's, to send once it returns, oldest first.
+static __thread MainQueueWork *heldFirst, *heldLast;
+
+static void sendHeld(void) {
+    while (heldFirst) {
+        MainQueueWork *work = heldFirst;
+        heldFirst = work->next;
+        if (!heldFirst) heldLast = NULL;
+        work->next = NULL;
+        work->send(&_dispatch_main_q, work, runMainQueueWork);
+    }
 }
 
-typedef void (*AsyncF)(struct dispatch_queue_s *, void *, void (*)(void *));
+void *ctaskownership_begin_job(void *session) {
+    void *previous = owner;
+    owner = session;
+    return previous;
+}
+
+void ctaskownership_end_job(void *previous) {
+    sendHeld();
+    owner = previous;
+}
+
+static void runMainQueueWork(void *given) {
+    MainQueueWork *work = given;
+    if (!work->owner) {
+        void *context = work->context;
+        void (*function)(void *) = work->work;
+        free(work);
+        function(context);
+        if (atomic_fetch_sub(&mainActorPending, 1) == 1) callbacks.mainActorDrained();
+        return;
+    }
+    // The session's job, on the main thread: what it sends to the main queue is the session's too.
+    void *previous = ctaskownership_begin_job(work->owner);
+    work->work(work->context);
+    ctaskownership_end_job(previous);
+    void *session = work->owner;
+    free(work);
+    callbacks.mainActorJobRan(session);
+}
+
 static void asyncF(AsyncF original, struct dispatch_queue_s *queue, void *context, void (*work)(void *)) {
     MainQueueWork *counted = queue == &_dispatch_main_q && hooksInstalled() ? malloc(sizeof *counted) : NULL;
     if (!counted) {
         original(queue, context, work);
         return;
     }
-    *counted = (MainQueueWork){ context, work };
+    *counted = (MainQueueWork){ context, work, owner, original, NULL };
     // Counted before it is sent: the job that sent it is still running, so no settle sees a gap.
-    atomic_fetch_add(&mainActorPending, 1);
-    original(queue, counted, runMainQueueWork);
+    if (!owner) {
+        atomic_fetch_add(&mainActorPending, 1);
+        original(queue, counted, runMainQueueWork);
+        return;
+    }
+    callbacks.mainActorJobSent(owner);
+    if (heldLast) heldLast->next = counted; else heldFirst = counted;
+    heldLast = counted;
 }
 
 WEAK void dispatch_async_f(struct dispatch_queue_s *queue, void *context, void (*work)(void *)) {

@@ -10,6 +10,11 @@ import Synchronization
 ///
 /// Because every job of the session passes through here, *settled* is exact (``settle()``): no job is ready or
 /// running, no main-actor job is pending, and no wait outside the session (a live request) is under way.
+///
+/// The session's jobs on the main actor (a `@MainActor` Model's) run one at a time with the rest: while one is
+/// pending the executor takes no job, and a main-actor job sent from a job of the session is sent only once that job
+/// has returned (`CTaskOwnership`). What is ready at each choice then follows from the session's steps alone, not
+/// from how the main thread and the executor's thread happen to race, so a seed picks the same way in every run.
 public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     private struct State {
         var ready: [UnownedJob] = []
@@ -17,6 +22,8 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
         /// Counts the times the executor became idle, so that a settle can tell whether it stayed idle.
         var idleCount = 0
         var externalWaits = 0
+        /// The session's main-actor jobs sent and not yet run: while there is one, no job here may run.
+        var mainActorPending = 0
         /// Callers of ``settle(startingWith:)`` or ``run(_:)`` still running jobs on their own thread: a job that
         /// becomes ready while one is there is left for it to run, rather than wake the queue's thread.
         var drivers = 0
@@ -25,11 +32,14 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
         /// Made when first needed: most sessions' work runs on their callers' threads (``settle(startingWith:)``).
         var queue: DispatchQueue?
 
-        var isIdle: Bool { !draining && ready.isEmpty && externalWaits == 0 }
+        var isIdle: Bool { !draining && ready.isEmpty && externalWaits == 0 && mainActorPending == 0 }
 
-        /// Takes the next ready job in the session's order, wherever it is to run; nil when none is ready.
+        /// Whether a job is ready and may run now (none of the session's is pending on the main actor).
+        var canRun: Bool { !ready.isEmpty && mainActorPending == 0 }
+
+        /// Takes the next ready job in the session's order, wherever it is to run; nil when none may run.
         mutating func takeReady() -> UnownedJob? {
-            ready.isEmpty ? nil : ready.remove(at: order.pick(among: ready.count))
+            canRun ? ready.remove(at: order.pick(among: ready.count)) : nil
         }
 
         /// The queue, made the first time a drain goes to it.
@@ -71,7 +81,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
         let job = UnownedJob(job)
         let queue = state.withLock { state -> DispatchQueue? in
             state.ready.append(job)
-            guard !state.draining, state.drivers == 0 else { return nil }
+            guard !state.draining, state.drivers == 0, state.mainActorPending == 0 else { return nil }
             state.draining = true
             return state.queue(label: label)
         }
@@ -87,15 +97,20 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     }
 
     private func drain() {
-        let serial = asUnownedSerialExecutor()
-        let task = asUnownedTaskExecutor()
-        while let job = next() {
-            // As both: a job of the session's actors needs its serial executor, a task's job its task executor.
-            job.runSynchronously(isolatedTo: serial, taskExecutor: task)
-        }
+        while let job = next() { runJob(job) }
     }
 
-    /// The next job in the session's order; nil once none is ready (the executor is then idle).
+    /// Runs one job of the session's on this thread, marked as the session's, so that a main-actor job it sends is
+    /// counted here and sent once it returns.
+    private func runJob(_ job: UnownedJob) {
+        let previous = ctaskownership_begin_job(Unmanaged.passUnretained(self).toOpaque())
+        // As both: a job of the session's actors needs its serial executor, a task's job its task executor.
+        job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+        ctaskownership_end_job(previous)
+    }
+
+    /// The next job in the session's order; nil once none may run (the executor is then idle, or waits for its
+    /// main-actor jobs).
     private func next() -> UnownedJob? {
         let (job, waiters): (UnownedJob?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
             if let job = state.takeReady() { return (job, []) }
@@ -154,8 +169,6 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     private func runReady(after start: () -> Void) {
         state.withLock { $0.drivers += 1 }
         start()
-        let serial = asUnownedSerialExecutor()
-        let task = asUnownedTaskExecutor()
         var drainingHere = false
         var left = Self.callerJobLimit
         while true {
@@ -163,12 +176,12 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
             var handOff: DispatchQueue?
             let job = state.withLock { state -> UnownedJob? in
                 let stop = left == 0
-                if !drainingHere, !stop, !state.draining, !state.ready.isEmpty {
+                if !drainingHere, !stop, !state.draining, state.canRun {
                     state.draining = true
                     drainingHere = true
                 }
                 if drainingHere {
-                    if state.ready.isEmpty {
+                    if !state.canRun {
                         state.draining = false
                         drainingHere = false
                         waiters = state.becameIdle()
@@ -179,7 +192,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
                 // Leave, under the same lock, so that no job is left for a driver who has gone (enqueue starts the
                 // queue's drain only once no driver is here): what is ready and not draining goes to the queue.
                 state.drivers -= 1
-                if drainingHere || (!state.draining && !state.ready.isEmpty) {
+                if drainingHere || (!state.draining && state.canRun) {
                     state.draining = true
                     handOff = state.queue(label: label)
                 }
@@ -191,8 +204,35 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
                 return
             }
             left -= 1
-            job.runSynchronously(isolatedTo: serial, taskExecutor: task)
+            runJob(job)
         }
+    }
+
+    /// A job of this session's sent a job to the main actor (`CTaskOwnership` calls this, with the executor that
+    /// ``runJob(_:)`` marked): no job here runs until it has run. The executor is kept alive until then.
+    static func mainActorJobSent(_ owner: UnsafeMutableRawPointer) {
+        let executor = Unmanaged<SessionExecutor>.fromOpaque(owner).retain().takeUnretainedValue()
+        executor.state.withLock { $0.mainActorPending += 1 }
+    }
+
+    /// A main-actor job of the session's has run (and sent on what it sent): once none is pending, the jobs that
+    /// became ready meanwhile run on the executor's queue, or the session is idle.
+    static func mainActorJobRan(_ owner: UnsafeMutableRawPointer) {
+        let executor = Unmanaged<SessionExecutor>.fromOpaque(owner).takeRetainedValue()
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        let queue = executor.state.withLock { state -> DispatchQueue? in
+            state.mainActorPending -= 1
+            guard state.mainActorPending == 0 else { return nil }
+            // A driver still here takes what is ready itself (it looks again under this lock).
+            if !state.draining, state.drivers == 0, !state.ready.isEmpty {
+                state.draining = true
+                return state.queue(label: executor.label)
+            }
+            waiters = state.becameIdle()
+            return nil
+        }
+        for waiter in waiters { waiter.resume() }
+        if let queue { executor.drain(on: queue) }
     }
 
     /// Returns once the session is settled: no job of it is ready or running, the main actor has nothing pending,

@@ -57,7 +57,9 @@ public enum TaskOwnership {
                 let call = afterDelay == 0 ? "DispatchQueue.async" : "DispatchQueue.asyncAfter"
                 SessionScope.current?.report(ModelEscape(kind: .dispatchQueue, detail: "the Model sent work to a dispatch queue (\(call))"))
             },
-            mainActorDrained: { MainActorQueue.resumeDrainWaiters() }))
+            mainActorDrained: { MainActorQueue.resumeDrainWaiters() },
+            mainActorJobSent: { SessionExecutor.mainActorJobSent($0) },
+            mainActorJobRan: { SessionExecutor.mainActorJobRan($0) }))
     }()
 }
 

@@ -24,10 +24,15 @@ public struct ExploreReport: Sendable, Hashable, Codable {
         public var property: PropertyFailure
         /// How many steps the walk took up to the failure before it was shrunk.
         public var originalSteps: Int
+        /// What the walk's session was opened with besides its scenario, its schedule seed above all: the steps
+        /// reproduce the failure in a session opened with these (nil: none).
+        public var overrides: JSONValue?
         /// The shrunk walk: every step up to and including the failing one.
         public var steps: [WalkStep]
         /// How many replays the shrink took.
         public var shrinkRuns: Int
+        /// Wall-clock seconds the shrink took.
+        public var shrinkSeconds: Double
         /// How the failing step changed the state: `/unread: 0 → -1`.
         public var stateDifference: [String]
         /// The walk file written for `scenarioctl play`, when one was.
@@ -64,9 +69,9 @@ public struct ExploreReport: Sendable, Hashable, Codable {
     public var properties: [PropertyCount]
     /// The first failing walk, shrunk; nil when every walk kept every property.
     public var failure: Failure?
-    /// Wall-clock seconds the exploration took, shrinking included.
+    /// Wall-clock seconds the walks took (their replays included, the shrink not: see ``Failure/shrinkSeconds``).
     public var seconds: Double
-    /// Walk steps per wall-clock second, replays and shrinks not counted as steps.
+    /// Walk steps per wall-clock second of walking, replays not counted as steps.
     public var stepsPerSecond: Double
 
     /// The report with its wall-clock figures zeroed: what two runs of one seed must agree on.
@@ -74,6 +79,7 @@ public struct ExploreReport: Sendable, Hashable, Codable {
         var report = self
         report.seconds = 0
         report.stepsPerSecond = 0
+        report.failure?.shrinkSeconds = 0
         report.failure?.walkFile = nil
         report.failure?.savedScenario = nil
         report.failure?.notSaved = nil
@@ -104,7 +110,17 @@ public struct ExploreReport: Sendable, Hashable, Codable {
         }
         lines.append("FAILED: \(failure.property.property)\(failure.property.place.map { " (\($0))" } ?? "") in walk \(failure.walk), "
             + "after step \(failure.property.step): \(failure.property.detail)")
-        lines.append("minimal walk: \(failure.steps.count) step\(failure.steps.count == 1 ? "" : "s") (from \(failure.originalSteps), \(failure.shrinkRuns) replays)")
+        lines.append("minimal walk: \(failure.steps.count) step\(failure.steps.count == 1 ? "" : "s") (from \(failure.originalSteps), "
+            + "shrunk in \(failure.shrinkRuns) replays, \(String(format: "%.2f", failure.shrinkSeconds)) s)")
+        // What the steps depend on comes first, so typing them in that session reproduces the failure.
+        if let seed = failure.overrides?.value(at: "/schedule/seed") { lines.append("  in a session of \(scenario) with schedule seed \(seed)") }
+        if let overrides = failure.overrides, case .object(var rest) = overrides {
+            if case .object(var schedule)? = rest["schedule"] {
+                schedule["seed"] = nil
+                rest["schedule"] = schedule.isEmpty ? nil : .object(schedule)
+            }
+            if !rest.isEmpty { lines.append("  with overrides \(String(decoding: JSONValue.object(rest).jsonData, as: UTF8.self))") }
+        }
         for (index, step) in failure.steps.enumerated() { lines.append("  \(index + 1). \(step.summary)") }
         if !failure.stateDifference.isEmpty {
             lines.append("the state at step \(failure.property.step):")

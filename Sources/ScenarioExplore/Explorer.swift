@@ -117,12 +117,15 @@ public struct Explorer: Sendable {
         }
         let counted = (0...(firstFailure ?? options.walks - 1)).compactMap { outcomes[$0] }
         var report = summarize(counted, detail: detail, model: model, settings: settings)
+        let walked = ContinuousClock.now
+        // The speed is the walks' alone: shrinking replays one walk many times, one at a time.
+        report.seconds = (walked - started).seconds
+        report.stepsPerSecond = report.seconds > 0 ? Double(report.steps) / report.seconds : 0
         if let firstFailure, let outcome = outcomes[firstFailure], let failure = outcome.failure {
             progress?(ExploreProgress(walksDone: counted.count, walks: options.walks, steps: report.steps, shrinking: true))
             report.failure = try await shrink(walk: firstFailure, outcome: outcome, failure: failure, model: model, settings: settings)
+            report.failure?.shrinkSeconds = (ContinuousClock.now - walked).seconds
         }
-        report.seconds = (ContinuousClock.now - started).seconds
-        report.stepsPerSecond = report.seconds > 0 ? Double(report.steps) / report.seconds : 0
         return report
     }
 
@@ -136,7 +139,9 @@ public struct Explorer: Sendable {
         let runner = WalkRunner(target: target, scenario: walk.scenario, overrides: walk.overrides, model: model,
                                 settings: settings, closures: options.properties)
         let id = "walk-\(UUID().uuidString.prefix(8).lowercased())"
-        let outcome = try await runner.run(id: id, steps: .given(walk.steps), keep: keep)
+        var outcome = try await runner.run(id: id, steps: .given(walk.steps), keep: keep)
+        // As explore checks every walk: a walk written for a replay that differed reproduces that failure.
+        if outcome.failure == nil { try await checkReplay(of: &outcome, runner: runner, id: "\(id)-replay") }
         return (id, outcome.steps, outcome.failure)
     }
 
@@ -186,7 +191,14 @@ public struct Explorer: Sendable {
     private func runWalk(_ walk: Int, runner: WalkRunner, generator: StepGenerator) async throws -> WalkRunner.Outcome {
         var outcome = try await runner.run(id: "\(sessionPrefix)-\(walk)", steps: .drawn(generator, count: options.steps))
         guard outcome.failure == nil else { return outcome }
-        let replay = try await runner.run(id: "\(sessionPrefix)-\(walk)-replay", steps: .given(outcome.steps), checking: .nothing)
+        try await checkReplay(of: &outcome, runner: runner, id: "\(sessionPrefix)-\(walk)-replay")
+        return outcome
+    }
+
+    /// Runs the steps of `outcome`, a walk that kept every property, again in a new session `id`; when that ends in
+    /// another state, the walk fails ``BuiltInProperty/replayIsIdentical``.
+    private func checkReplay(of outcome: inout WalkRunner.Outcome, runner: WalkRunner, id: String) async throws {
+        let replay = try await runner.run(id: id, steps: .given(outcome.steps), checking: .nothing)
         outcome.checks[BuiltInProperty.replayIsIdentical.rawValue, default: 0] += 1
         if !replay.finalState.encodesAsSameBytes(as: outcome.finalState) {
             let mismatch = outcome.finalState.firstMismatch(with: replay.finalState).map { "\($0)" } ?? "the bytes differ"
@@ -194,7 +206,6 @@ public struct Explorer: Sendable {
                                               detail: "replayed, the walk ends in another state: \(mismatch) (walk against replay)")
             outcome.failingStates = (outcome.finalState, replay.finalState)
         }
-        return outcome
     }
 
     private func summarize(_ outcomes: [WalkRunner.Outcome], detail: ScenarioDetail, model: ModelDescription,
@@ -247,8 +258,9 @@ public struct Explorer: Sendable {
         }
         let found = minimal.outcome.failure ?? failure
         let states = minimal.outcome.failingStates ?? (.null, .null)
-        var report = ExploreReport.Failure(walk: walk, property: found, originalSteps: outcome.steps.count, steps: minimal.steps,
-                                           shrinkRuns: minimal.tries, stateDifference: states.before.differences(to: states.after),
+        var report = ExploreReport.Failure(walk: walk, property: found, originalSteps: outcome.steps.count, overrides: runner.overrides,
+                                           steps: minimal.steps, shrinkRuns: minimal.tries, shrinkSeconds: 0,
+                                           stateDifference: states.before.differences(to: states.after),
                                            walkFile: nil, savedScenario: nil, notSaved: nil)
         if let url = options.walkFile {
             let file = WalkFile(scenario: scenario, overrides: runner.overrides, properties: options.propertiesFile?.path, seed: options.seed,

@@ -23,7 +23,7 @@ struct Explore: AsyncParsableCommand {
     @Option(help: "Walks to run.") var walks = 100
     @Option(help: "Steps per walk.") var steps = 20
     @Option(help: "The seed; the same seed walks the same steps.") var seed: UInt64 = 1
-    @Option(help: "Walks run at once (default: the number of cores).") var parallel = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Walks run at once; by default one per core.") var parallel = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: ArgumentHelp("A properties file to check instead of the scenario's own properties.yaml.", valueName: "file"))
     var properties: String?
     @Option(help: ArgumentHelp("Where to write the minimal failing walk (default: ./explore-SCENARIO-SEED.walk.json).", valueName: "file"))

@@ -41,6 +41,31 @@ import Testing
         }
     }
 
+    /// The app kind of Model (`@MainActor`), with two timers due together: on the correct desk no alarm at all (the
+    /// replay of every walk ends as the walk did); on the careless one its bug, found for every seed, and replayed by
+    /// its walk file every time.
+    @Test(arguments: Mode.allCases)
+    func aMainActorModelsTiedTimersRaiseOnlyTrueAlarms(mode: Mode) async throws {
+        let daemon = try await mode.start()
+        for seed in 1...4 {
+            let report = try await Explorer(client: daemon.client, target: daemon.walkTarget, scenario: "booking", options: ExploreOptions(
+                walks: 100, steps: 10, seed: UInt64(seed), parallelism: 2)).run()
+            #expect(report.failure == nil, "\(report.text)")
+            let walkFile = FileManager.default.temporaryDirectory.appendingPathComponent("careless-\(UUID()).walk.json")
+            defer { try? FileManager.default.removeItem(at: walkFile) }
+            let explorer = Explorer(client: daemon.client, target: daemon.walkTarget, scenario: "careless-booking", options: ExploreOptions(
+                walks: 100, steps: 10, seed: UInt64(seed), parallelism: 2, walkFile: walkFile))
+            let careless = try await explorer.run()
+            let failure = try #require(careless.failure, "\(careless.text)")
+            #expect(failure.property.property == "/chargedAndReleased == 0", "\(careless.text)")
+            let written = try WalkFile.read(from: walkFile)
+            for _ in 0..<10 {
+                let replay = try await explorer.play(written)
+                #expect(replay.failure == failure.property, "the replay broke \(String(describing: replay.failure))")
+            }
+        }
+    }
+
     @Test func theSameSeedGivesTheSameReportInProcessAndOverTheSocketAtAnyParallelism() async throws {
         let inProcess = try await Mode.inProcess.start()
         let daemon = try await Mode.daemon.start()

@@ -23,14 +23,28 @@ typedef struct {
     void (*_Nonnull wallClockRead)(void);
     /// A block was sent to a dispatch queue: `DispatchQueue.async` (0) or `asyncAfter` (1).
     void (*_Nonnull dispatchQueueUsed)(int afterDelay);
-    /// The main actor's queue ran its last pending job.
+    /// The main actor's queue ran its last pending job sent from outside any session's job.
     void (*_Nonnull mainActorDrained)(void);
+    /// A job of the session `owner` (the value given to `ctaskownership_begin_job`) sent a job to the main actor's
+    /// queue: it is held until the sending job returns, then sent.
+    void (*_Nonnull mainActorJobSent)(void *_Nonnull owner);
+    /// A main-actor job of the session `owner` has run, and what it sent to the main queue has been sent.
+    void (*_Nonnull mainActorJobRan)(void *_Nonnull owner);
 } CTaskOwnershipCallbacks;
 
 /// Installs the hooks once per process; later calls do nothing.
 void ctaskownership_install(CTaskOwnershipCallbacks callbacks);
 
-/// The main-actor jobs enqueued and not yet finished, process-wide.
+/// Marks the calling thread as running a job of the session `owner` (NULL: of none) until
+/// `ctaskownership_end_job`, and returns the mark it had (for `end_job`): a main-actor job the job sends is the
+/// session's, and is held until the job returns.
+void *_Nullable ctaskownership_begin_job(void *_Nullable owner);
+
+/// Ends the job `begin_job` marked: sends the main-actor jobs it held, in the order it sent them, and puts back the
+/// mark `previous`.
+void ctaskownership_end_job(void *_Nullable previous);
+
+/// The main-actor jobs sent from outside any session's job and not yet finished, process-wide.
 long ctaskownership_main_actor_pending(void);
 
 /// Whether a task creation has passed through the hook since the process started: false in a binary linked with a

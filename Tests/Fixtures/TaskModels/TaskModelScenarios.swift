@@ -3,7 +3,8 @@ public import Services
 
 /// The test Models of this module, for a registry.
 public let taskModels: [any Model.Type] = [Kettle.self, Relay.self, FanOut.self, Racer.self, Escaper.self, Alarm.self, Metronome.self, Pendulum.self,
-                                            Inbox.self, Ledger.self, Poller.self, MainTies.self, ActorTies.self]
+                                            Inbox.self, Ledger.self, Poller.self, MainTies.self, ActorTies.self,
+                                            BookingDesk<CorrectBooking>.self, BookingDesk<CarelessBooking>.self]
 
 /// Writes a scenarios directory for the test Models into a new temporary directory and returns its path.
 /// - Parameter extra: More scenarios, by name: their `scenario.yaml` text.
@@ -36,10 +37,26 @@ public let taskModelProperties: [String: String] = [
     always:
       - /inFlight <= 1
     """,
+    "booking": """
+    always:
+      - /chargedAndReleased == 0
+    """,
+    "careless-booking": """
+    always:
+      - /chargedAndReleased == 0
+    """,
 ]
 
 /// The shipped-with-the-tests scenarios, by name.
 public let taskModelScenarios: [String: String] = [
+    "booking": """
+    description: A main-actor booking desk whose confirm and release timers fall due together.
+    model: Booking
+    """,
+    "careless-booking": """
+    description: The booking desk whose release timer releases a confirmed booking.
+    model: CarelessBooking
+    """,
     "main-ties": """
     description: A main-actor Model whose work of each kind becomes ready at one instant.
     model: MainTies
