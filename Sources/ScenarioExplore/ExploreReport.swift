@@ -1,5 +1,5 @@
 import Foundation
-import Services
+public import Services
 
 /// What an exploration did and found; `scenarioctl explore --json` prints it, ``text`` is its table for people.
 ///

@@ -14,6 +14,8 @@ public enum TieKind: String, Decodable, Sendable, CaseIterable {
     case hops
     /// `Task {}`s each reading a stream whose events arrive at the same instants.
     case streams
+    /// `Task {}`s each writing the session's key-value store and waiting for its answer.
+    case store
 }
 
 /// What a tie's work does away from the Model's isolation: nonisolated, so a main-actor Model hops off and back.
@@ -72,6 +74,7 @@ public final class MainTies: Model {
                 case .timers: try await services.clock.sleep(for: .seconds(10))
                 case .answers: _ = await TieWork.answer(index, network: services.network)
                 case .hops: _ = await TieWork.away(index)
+                case .store: try? await services.keyValue.set(index, forKey: "tie-\(index)")
                 case .streams:
                     // Each event is an arrival of its own: readers' events due together interleave as the seed says.
                     guard let stream = try? await services.network.stream(NetworkRequest(method: .get, url: TieWork.streamURL)) else { return }
@@ -127,6 +130,7 @@ public actor ActorTies: Model {
                 case .timers: try await services.clock.sleep(for: .seconds(10))
                 case .answers: _ = await TieWork.answer(index, network: services.network)
                 case .hops: _ = await TieWork.away(index)
+                case .store: try? await services.keyValue.set(index, forKey: "tie-\(index)")
                 case .streams:
                     // Each event is an arrival of its own: readers' events due together interleave as the seed says.
                     guard let stream = try? await services.network.stream(NetworkRequest(method: .get, url: TieWork.streamURL)) else { return }
