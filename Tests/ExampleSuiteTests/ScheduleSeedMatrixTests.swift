@@ -1,3 +1,4 @@
+import ControlAPI
 import Foundation
 import ScenarioTesting
 import Services
@@ -14,27 +15,35 @@ import Testing
     /// The scenarios of TaskModels' two kinds of tie Model: a `@MainActor` class and an `actor`.
     static let models = ["main-ties", "actor-ties"]
 
-    /// One session's run of `kind` with `count` units, under `seed`: the arrivals once the clock has passed every
-    /// timer, answer and stream event.
-    static func run(_ scenario: String, kind: TieKind, count: Int, seed: Int, daemon: ScenarioDaemon) async throws -> [String] {
+    /// What a run must repeat: the state, the journal and the history.
+    struct Run: Hashable, Sendable {
+        var arrivals: [String]
+        var journal: [NetworkExchange]
+        var history: [HistoryBody.Step]
+    }
+
+    /// One session's run of `kind` with `count` units, under `seed`, once the clock has passed every timer, answer
+    /// and stream event.
+    static func run(_ scenario: String, kind: TieKind, count: Int, seed: Int, daemon: ScenarioDaemon) async throws -> Run {
         try await withScenario(scenario, overriding: ["schedule": ["seed": .int(seed)]], daemon: daemon) { session in
             try await session.perform("tie", ["kind": .string(kind.rawValue), "count": .int(count)])
             _ = try await session.advanceClock(by: "10s")
-            return try await session.state(as: Ties.self).arrivals
+            return Run(arrivals: try await session.state(as: Ties.self).arrivals, journal: try await session.requests(),
+                       history: try await session.history())
         }
     }
 
     /// Runs `sessions` sessions of one seed, eight at a time, and returns the distinct runs they ended in.
-    static func runs(_ scenario: String, kind: TieKind, count: Int, seed: Int, sessions: Int, daemon: ScenarioDaemon) async throws -> Set<[String]> {
-        try await withThrowingTaskGroup(of: [String].self) { group in
-            var seen = Set<[String]>()
+    static func runs(_ scenario: String, kind: TieKind, count: Int, seed: Int, sessions: Int, daemon: ScenarioDaemon) async throws -> Set<Run> {
+        try await withThrowingTaskGroup(of: Run.self) { group in
+            var seen = Set<Run>()
             var started = 0
             while started < min(8, sessions) {
                 group.addTask { try await run(scenario, kind: kind, count: count, seed: seed, daemon: daemon) }
                 started += 1
             }
-            for try await arrivals in group {
-                seen.insert(arrivals)
+            for try await ended in group {
+                seen.insert(ended)
                 if started < sessions {
                     group.addTask { try await run(scenario, kind: kind, count: count, seed: seed, daemon: daemon) }
                     started += 1
@@ -50,7 +59,7 @@ import Testing
         for kind in TieKind.allCases {
             for seed in [5, 11] {
                 let runs = try await Self.runs(scenario, kind: kind, count: 2, seed: seed, sessions: 200, daemon: daemon)
-                #expect(runs.count == 1, "\(scenario), \(kind) under seed \(seed) ended \(runs.count) ways in 200 sessions: \(runs.sorted { $0.lexicographicallyPrecedes($1) })")
+                #expect(runs.count == 1, "\(scenario), \(kind) under seed \(seed) ended \(runs.count) ways in 200 sessions: \(runs.map(\.arrivals))")
             }
         }
     }
@@ -63,7 +72,7 @@ import Testing
             for (count, orders) in [(2, 2), (3, 6)] {
                 var seen = Set<[String]>()
                 for seed in 0..<64 where seen.count < orders {
-                    seen.insert(try await Self.run(scenario, kind: kind, count: count, seed: seed, daemon: daemon))
+                    seen.insert(try await Self.run(scenario, kind: kind, count: count, seed: seed, daemon: daemon).arrivals)
                 }
                 #expect(seen.count == orders, "\(scenario), \(kind): \(count) units took \(seen.count) of \(orders) orders in 64 seeds")
             }
@@ -71,8 +80,22 @@ import Testing
         // Two readers, two events each: at each instant either reader may go first.
         var seen = Set<[String]>()
         for seed in 0..<64 where seen.count < 4 {
-            seen.insert(try await Self.run(scenario, kind: .streams, count: 2, seed: seed, daemon: daemon))
+            seen.insert(try await Self.run(scenario, kind: .streams, count: 2, seed: seed, daemon: daemon).arrivals)
         }
         #expect(seen.count == 4, "\(scenario), streams: \(seen.sorted { $0.lexicographicallyPrecedes($1) })")
+    }
+
+    /// The same seed gives the same run in the test's process and in a daemon behind a socket.
+    @Test(arguments: models)
+    func aSeedGivesTheSameRunInProcessAndOverTheSocket(scenario: String) async throws {
+        let inProcess = try await Mode.inProcess.start()
+        let daemon = try await Mode.daemon.start()
+        for kind in TieKind.allCases {
+            for seed in 0..<6 {
+                let here = try await Self.run(scenario, kind: kind, count: 3, seed: seed, daemon: inProcess)
+                let there = try await Self.run(scenario, kind: kind, count: 3, seed: seed, daemon: daemon)
+                #expect(here == there, "\(scenario), \(kind), seed \(seed): \(here.arrivals) in process, \(there.arrivals) over the socket")
+            }
+        }
     }
 }
