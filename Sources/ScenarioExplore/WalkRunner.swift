@@ -87,7 +87,7 @@ struct WalkRunner: Sendable {
         func check(after number: Int, step: WalkStep?) async throws -> PropertyFailure? {
             guard checking != .nothing else { return nil }
             let store: JSONValue = needsStore ? try await session.store() : .null
-            let journal: JSONValue = needsJournal ? try await session.journal() : .null
+            let journal: JSONValue = needsJournal ? PropertyCondition.journalWithJSONBodies(try await session.journal()) : .null
             for property in settings.properties {
                 outcome.checks[property.name, default: 0] += 1
                 let holds = property.condition.holds(state: state, store: store, journal: journal)

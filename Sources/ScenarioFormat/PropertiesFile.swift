@@ -185,7 +185,12 @@ private struct PropertiesFileParser {
             let place = "\(reader.file):\(conditionNode.mark?.line ?? 0):\(conditionNode.mark?.column ?? 0)"
             return PropertiesFile.Property(name: name ?? text, kind: resolvedKind, condition: condition, place: place)
         } catch {
-            reader.report("\(path): \(error.description).", at: conditionNode)
+            // A plain scalar on one line starts at its mark: the problem is then placed at its very character.
+            if case .scalar(let scalar) = conditionNode, scalar.style == .plain, !text.contains("\n"), let mark = conditionNode.mark {
+                reader.report("\(path): \(error.message).", line: mark.line, column: mark.column + error.offset)
+            } else {
+                reader.report("\(path): \(error.description).", at: conditionNode)
+            }
             return nil
         }
     }

@@ -59,8 +59,8 @@ import Testing
         }
         #expect(error.problems.map(\.description) == [
             "p.yaml:1:1: unknown key 'alwayz' in the properties file. Did you mean 'always'? Allowed keys: fullCoverage, always, never, eventually, walk.",
-            "p.yaml:4:5: always[0]: '= 0' is not an operand: write a pointer into the state (/items), $store/KEY, $journal, count(…), or a JSON value (0, \"text\", true, null).",
-            "p.yaml:5:5: always[1]: count( is not closed by ')' at '<= 3'.",
+            "p.yaml:4:13: always[0]: '>==' is not a comparison; they are == != <= >= < >.",
+            "p.yaml:5:25: always[1]: count( is not closed by ')'.",
             "p.yaml:7:12: eventually[0].after: 'refrsh' is not an action of Inbox. Did you mean 'refresh'? Its actions: refresh, markRead.",
             "p.yaml:8:13: eventually[0].within must be a duration such as 250ms, 2s, 15m or 1h30m, got 'soon'.",
             "p.yaml:11:12: walk.weights makes every kind of step 0; give at least one a weight above 0.",
@@ -97,7 +97,7 @@ import Testing
         try "never:\n  - /error >\n".write(to: root.appendingPathComponent("s/properties.yaml"), atomically: true, encoding: .utf8)
         let result = ScenarioCatalog.check([root.appendingPathComponent("s")], models: modelNames)
         #expect(result.problems.map(\.description) == [
-            root.appendingPathComponent("s/properties.yaml").path + ":2:5: never[0]: the condition ends where an operand should be.",
+            root.appendingPathComponent("s/properties.yaml").path + ":2:13: never[0]: the condition ends where an operand should be.",
         ])
     }
 }

@@ -40,8 +40,6 @@ public final class BookingDesk<Rules: BookingRules>: Model {
 
     public struct State: Encodable, Sendable {
         public var bookings: [Booking] = []
-        /// Bookings released after they were charged: the careless desk's bug, as a number a property can name.
-        public var chargedAndReleased = 0
     }
 
     public private(set) var state = State()
@@ -66,7 +64,6 @@ public final class BookingDesk<Rules: BookingRules>: Model {
             let status = state.bookings[id].status
             guard status == "held" || (Rules.releasesConfirmed && status == "confirmed") else { return }
             state.bookings[id].status = "released"
-            if state.bookings[id].charges > 0 { state.chargedAndReleased += 1 }
         }
     }
 

@@ -39,11 +39,15 @@ public let taskModelProperties: [String: String] = [
     """,
     "booking": """
     always:
-      - /chargedAndReleased == 0
+      - name: a released booking is not charged
+        that: all(/bookings/*, @/status != "released" or @/charges == 0)
+      - name: one charge per booking
+        that: all(/bookings/*, @/charges <= 1) and sum(/bookings/*/charges) <= count(/bookings)
     """,
     "careless-booking": """
     always:
-      - /chargedAndReleased == 0
+      - name: a released booking is not charged
+        that: all(/bookings/*, @/status != "released" or @/charges == 0)
     """,
 ]
 
