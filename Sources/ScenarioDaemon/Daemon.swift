@@ -103,7 +103,7 @@ struct DaemonCommand: ParsableCommand {
         if options.scenarioDirectories.isEmpty, FileManager.default.fileExists(atPath: recordings.path) { paths.append(recordings) }
         // The default directories are looked in, not read: a suite checked alone hears where its parents are.
         let result = ScenarioCatalog.check(paths, models: models.names, services: models.services,
-                                           elsewhere: DaemonOptions.defaultScenarioDirectories(name: name))
+                                           elsewhere: DaemonOptions.defaultScenarioDirectories(name: name), descriptions: models.descriptions)
         if json {
             let encoder = JSONEncoder.services
             encoder.outputFormatting.insert(.prettyPrinted)

@@ -195,6 +195,25 @@ private struct PropertiesFileParser {
         }
     }
 
+    /// Why `value` cannot be the argument `declared` (its JSON type, or null for a required one); nil when it can.
+    static func mismatch(_ value: JSONValue, for declared: ArgumentDescription) -> String? {
+        let fits: Bool = switch (declared.type, value) {
+        case (_, .null): !declared.required
+        case ("string", .string), ("boolean", .bool), ("integer", .int), ("number", .int), ("number", .double),
+             ("array", .array), ("object", .object): true
+        // 4.0 is an integer, as JSON Schema counts it.
+        case ("integer", .double(let number)): number.rounded() == number && abs(number) < 9.0e15
+        case ("string", _), ("boolean", _), ("integer", _), ("number", _), ("array", _), ("object", _): false
+        // A type this check does not know: the daemon's decoding will say.
+        default: true
+        }
+        guard !fits else { return nil }
+        if case .null = value { return "null, but \(declared.name) is required; give \(article(declared.type)) \(declared.type)." }
+        return "\(String(decoding: value.jsonData, as: UTF8.self)) is \(value.typeName), but \(declared.name) takes \(article(declared.type)) \(declared.type)."
+    }
+
+    private static func article(_ type: String) -> String { type.first.map { "aeiou".contains($0) } == true ? "an" : "a" }
+
     /// `walk:` — weights, argument examples and key-value edits.
     mutating func walk(_ node: Node, into file: inout PropertiesFile) {
         guard let keys = reader.mapping(node, at: "walk", allowed: ["weights", "arguments", "keyValue"]) else { return }
@@ -235,8 +254,20 @@ private struct PropertiesFileParser {
                             + " Its arguments: \(allowed.isEmpty ? "none" : allowed.joined(separator: ", ")).", at: argumentNode)
                         continue
                     }
-                    guard let examples = reader.sequence(examplesNode, at: "walk.arguments.\(action).\(argument)", of: "example values"), !examples.isEmpty else { continue }
-                    file.arguments[action, default: [:]][argument] = examples.map(reader.json)
+                    let place = "walk.arguments.\(action).\(argument)"
+                    guard let examples = reader.sequence(examplesNode, at: place, of: "example values"), !examples.isEmpty else { continue }
+                    let declared = description?.arguments.first { $0.name == argument }
+                    var values: [JSONValue] = []
+                    for (index, example) in examples.enumerated() {
+                        let value = reader.json(example)
+                        // An example the Model would refuse makes every step that draws it a refused step.
+                        if let declared, let problem = Self.mismatch(value, for: declared) {
+                            reader.report("\(place)[\(index)]: \(problem)", at: example)
+                            continue
+                        }
+                        values.append(value)
+                    }
+                    if !values.isEmpty { file.arguments[action, default: [:]][argument] = values }
                 }
             }
         } else if let node = keys["arguments"] {
@@ -247,6 +278,13 @@ private struct PropertiesFileParser {
                 guard let key = reader.string(keyNode, at: "walk.keyValue"),
                       let values = reader.sequence(valuesNode, at: "walk.keyValue.\(key)", of: "values (null removes the key)") else { continue }
                 if values.isEmpty { reader.report("walk.keyValue.\(key) lists no values; give at least one (null removes the key).", at: valuesNode) }
+                if let model, !model.keys.contains(where: { $0.key == key }) {
+                    let keys = model.keys.map(\.key)
+                    reader.report("walk.keyValue: '\(key)' is not a key \(model.name) declares, so editing it changes nothing the Model reads."
+                        + Suggestion.didYouMean(key, among: keys)
+                        + (keys.isEmpty ? " \(model.name) declares no keys (keyValueKeys)." : " Its keys: \(keys.joined(separator: ", ")).")
+                        + " Declare it in \(model.name).keyValueKeys if the Model reads it.", at: keyNode)
+                }
                 file.keyValue[key] = values.map(reader.json)
             }
         } else if let node = keys["keyValue"] {

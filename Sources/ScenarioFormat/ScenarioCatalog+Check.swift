@@ -1,5 +1,6 @@
 public import Fakes
 public import Foundation
+public import Services
 
 extension ScenarioCatalog {
     /// What an offline check of scenario files found.
@@ -22,8 +23,11 @@ extension ScenarioCatalog {
     ///   - models: The Model names a scenario may pick.
     ///   - services: The services a team defines, whose sections a scenario may have.
     ///   - elsewhere: Directories not read but looked in for a scenario an `extends:` names and the paths lack.
+    ///   - descriptions: The Models' descriptions, against which a scenario's `properties.yaml` is checked (its
+    ///     action and argument names, its example arguments' types, its key-value keys); none checks the file's form
+    ///     alone.
     public static func check(_ paths: [URL], models: [String], services: [ServiceDefinition] = [],
-                             elsewhere: [URL] = []) -> CheckResult {
+                             elsewhere: [URL] = [], descriptions: [ModelDescription] = []) -> CheckResult {
         var roots: [URL] = []
         var selected: [(root: URL, name: String?)] = []
         for path in paths.map(\.standardizedFileURL) {
@@ -46,7 +50,8 @@ extension ScenarioCatalog {
         let properties = checked.flatMap { name -> [ScenarioProblem] in
             guard let url = catalog.directories[name]?.appendingPathComponent(PropertiesFile.fileName),
                   FileManager.default.fileExists(atPath: url.path) else { return [] }
-            do throws(PropertiesFileError) { _ = try PropertiesFile.load(from: url) } catch { return error.problems }
+            let model = catalog.scenarios[name].flatMap { scenario in descriptions.first { $0.name == scenario.model } }
+            do throws(PropertiesFileError) { _ = try PropertiesFile.load(from: url, model: model) } catch { return error.problems }
             return []
         }
         return CheckResult(checked: checked, problems: unreadable + checked.flatMap { catalog.problems[$0] ?? [] } + properties)

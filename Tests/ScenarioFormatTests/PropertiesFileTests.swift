@@ -8,7 +8,7 @@ import Testing
     static let inbox = ModelDescription(name: "Inbox", actions: [
         ActionDescription(name: "refresh", arguments: []),
         ActionDescription(name: "markRead", arguments: [ArgumentDescription(name: "id", type: "string", required: true)]),
-    ], keys: [])
+    ], keys: [KeyDescription(key: "readItems", holds: "the ids read")])
 
     @Test func everyPartIsRead() throws {
         let file = try PropertiesFile.parse("""
@@ -68,6 +68,37 @@ import Testing
         ])
     }
 
+    /// Examples the Model would refuse, and key-value edits of keys it never reads, are problems at their place.
+    @Test func examplesAndKeysAreCheckedAgainstTheModel() throws {
+        let desk = ModelDescription(name: "Desk", actions: [
+            ActionDescription(name: "reserve", arguments: [ArgumentDescription(name: "autoConfirm", type: "boolean", required: true),
+                                                           ArgumentDescription(name: "seats", type: "integer", required: false),
+                                                           ArgumentDescription(name: "note", type: "string", required: false)]),
+        ], keys: [KeyDescription(key: "bookings", holds: "the bookings")])
+        let error = try #require(throws: PropertiesFileError.self) {
+            try PropertiesFile.parse("""
+            walk:
+              arguments:
+                reserve: { autoConfirm: ["yes", 3, true, null], seats: [2, 4.0, 2.5, null], note: [hi, 7] }
+              keyValue:
+                booking: [[]]
+                bookings: [[]]
+            """, file: "p.yaml", model: desk)
+        }
+        #expect(error.problems.map(\.description) == [
+            "p.yaml:3:30: walk.arguments.reserve.autoConfirm[0]: \"yes\" is a string, but autoConfirm takes a boolean.",
+            "p.yaml:3:37: walk.arguments.reserve.autoConfirm[1]: 3 is a number, but autoConfirm takes a boolean.",
+            "p.yaml:3:46: walk.arguments.reserve.autoConfirm[3]: null, but autoConfirm is required; give a boolean.",
+            "p.yaml:3:69: walk.arguments.reserve.seats[2]: 2.5 is a number, but seats takes an integer.",
+            "p.yaml:3:92: walk.arguments.reserve.note[1]: 7 is a number, but note takes a string.",
+            "p.yaml:5:5: walk.keyValue: 'booking' is not a key Desk declares, so editing it changes nothing the Model reads. "
+                + "Did you mean 'bookings'? Its keys: bookings. Declare it in Desk.keyValueKeys if the Model reads it.",
+        ])
+        // What fits is kept: 4.0 is an integer, null leaves out an optional argument.
+        let fine = try PropertiesFile.parse("walk:\n  arguments:\n    reserve: { autoConfirm: [true], seats: [2, 4.0, null] }\n", file: "p.yaml", model: desk)
+        #expect(fine.arguments == ["reserve": ["autoConfirm": [true], "seats": [2, 4.0, .null]]])
+    }
+
     @Test func conditionsCompareNumbersStringsAndMissingValues() throws {
         let state: JSONValue = ["unread": 2, "title": "b", "items": [1, 2, 3]]
         let store: JSONValue = ["readItems": ["x"]]
@@ -98,6 +129,15 @@ import Testing
         let result = ScenarioCatalog.check([root.appendingPathComponent("s")], models: modelNames)
         #expect(result.problems.map(\.description) == [
             root.appendingPathComponent("s/properties.yaml").path + ":2:13: never[0]: the condition ends where an operand should be.",
+        ])
+        // Given the daemon's Models (as `DAEMON --check` gives them), the file's names and examples are checked too.
+        try "walk:\n  arguments:\n    refersh: {}\n".write(to: root.appendingPathComponent("s/properties.yaml"), atomically: true, encoding: .utf8)
+        #expect(ScenarioCatalog.check([root.appendingPathComponent("s")], models: modelNames).problems.isEmpty)
+        let feedReader = ModelDescription(name: "FeedReader", actions: [ActionDescription(name: "refresh", arguments: [])], keys: [])
+        let checked = ScenarioCatalog.check([root.appendingPathComponent("s")], models: modelNames, descriptions: [feedReader])
+        #expect(checked.problems.map(\.description) == [
+            root.appendingPathComponent("s/properties.yaml").path
+                + ":3:5: walk.arguments: 'refersh' is not an action of FeedReader. Did you mean 'refresh'? Its actions: refresh.",
         ])
     }
 }
