@@ -1,16 +1,17 @@
 import CTaskOwnership
 import Synchronization
 
-/// The main actor's queue as sessions see it.
+/// The main actor's jobs that belong to no session's work (a client's read of a `@MainActor` Model's state), as
+/// sessions see them.
 ///
-/// The main actor is one per process, and so is what is pending on it: process-wide state, because the runtime's
-/// hooks are process-wide. A session whose Model is `@MainActor` counts as settled
-/// only when the main actor has nothing pending (``SessionExecutor/settle()``).
+/// A session's own main-actor jobs are counted by its ``SessionExecutor``; these are counted process-wide, because the
+/// runtime's hooks are process-wide and such a job names no session. A session counts as settled only once none of
+/// them is pending (``SessionExecutor/settle()``).
 enum MainActorQueue {
     /// Who waits for the main actor's queue to empty (resumed from the hook, on the thread that ran its last job).
     private static let drainWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
 
-    /// Whether no main-actor job is pending or running.
+    /// Whether no main-actor job of no session's is pending or running.
     static var isDrained: Bool { ctaskownership_main_actor_pending() == 0 }
 
     /// Resumes who waits for the queue to empty, if it still is: a job counted in since it emptied keeps them

@@ -113,7 +113,9 @@ public struct ExploreReport: Sendable, Hashable, Codable {
         lines.append("minimal walk: \(failure.steps.count) step\(failure.steps.count == 1 ? "" : "s") (from \(failure.originalSteps), "
             + "shrunk in \(failure.shrinkRuns) replays, \(String(format: "%.2f", failure.shrinkSeconds)) s)")
         // What the steps depend on comes first, so typing them in that session reproduces the failure.
-        if let seed = failure.overrides?.value(at: "/schedule/seed") { lines.append("  in a session of \(scenario) with schedule seed \(seed)") }
+        if let seed = failure.overrides?.value(at: "/schedule/seed") {
+            lines.append("  in a session of \(scenario) with schedule seed \(String(decoding: seed.jsonData, as: UTF8.self))")
+        }
         if let overrides = failure.overrides, case .object(var rest) = overrides {
             if case .object(var schedule)? = rest["schedule"] {
                 schedule["seed"] = nil

@@ -54,7 +54,8 @@ struct StepGenerator {
         switch pick(weighted: kinds) {
         case 0:
             let action = model.actions[below(model.actions.count)]
-            return .action(name: action.name, arguments: arguments(for: action, state: state))
+            let (arguments, from) = arguments(for: action, state: state)
+            return .action(name: action.name, arguments: arguments, from: from)
         case 1: return .advanceClock(Self.clockMoves[below(Self.clockMoves.count)])
         case 2:
             // Half the weather is the whole network's, half one route's, when there are routes.
@@ -72,41 +73,52 @@ struct StepGenerator {
         }
     }
 
-    /// Each argument from the file's examples, else by its JSON type from values in the state and a few edges; an
-    /// optional one left out one time in four.
-    private func arguments(for action: ActionDescription, state: JSONValue) -> JSONValue {
+    /// Each argument from the file's examples, else by its JSON type from values in the state (with the pointer
+    /// each was found at) and a few edges; an optional one left out one time in four.
+    private func arguments(for action: ActionDescription, state: JSONValue) -> (JSONValue, from: [String: String]) {
         var members: [String: JSONValue] = [:]
+        var from: [String: String] = [:]
         for argument in action.arguments {
             if !argument.required, below(4) == 0 { continue }
-            let candidates = settings.arguments[action.name]?[argument.name] ?? Self.candidates(ofType: argument.type, in: state)
-            members[argument.name] = candidates[below(candidates.count)]
+            if let examples = settings.arguments[action.name]?[argument.name] {
+                members[argument.name] = examples[below(examples.count)]
+                continue
+            }
+            let candidates = Self.candidates(ofType: argument.type, in: state)
+            let picked = candidates[below(candidates.count)]
+            members[argument.name] = picked.value
+            if let pointer = picked.pointer { from[argument.name] = pointer }
         }
-        return .object(members)
+        return (.object(members), from)
     }
 
-    /// Values of `type` found in the state (the ids and URLs an action most likely takes), then edge values.
-    static func candidates(ofType type: String, in state: JSONValue) -> [JSONValue] {
-        var found: [JSONValue] = []
+    /// Values of `type` found in the state (the ids and URLs an action most likely takes), each with the pointer it
+    /// was first found at, then edge values.
+    static func candidates(ofType type: String, in state: JSONValue) -> [(value: JSONValue, pointer: String?)] {
+        var found: [(value: JSONValue, pointer: String?)] = []
         var seen: Set<JSONValue> = []
-        func collect(_ value: JSONValue) {
+        func collect(_ value: JSONValue, at pointer: String) {
             guard found.count < 64 else { return }
             switch value {
-            case .object(let members): for key in members.keys.sorted() { collect(members[key]!) }
-            case .array(let items): items.forEach(collect)
+            case .object(let members):
+                for key in members.keys.sorted() { collect(members[key]!, at: pointer + "/" + JSONValue.pointerToken(key)) }
+            case .array(let items): for (index, item) in items.enumerated() { collect(item, at: "\(pointer)/\(index)") }
             case .string where type == "string", .int where type == "integer", .int where type == "number", .double where type == "number":
-                if seen.insert(value).inserted { found.append(value) }
+                if seen.insert(value).inserted { found.append((value, pointer)) }
             default: break
             }
         }
-        collect(state)
-        switch type {
-        case "string": return found + ["", "x"]
-        case "integer": return found + [-1, 0, 1, 2, 10]
-        case "number": return found + [-1, 0, 0.5, 1, 100]
-        case "boolean": return [true, false]
-        case "array": return [[]]
-        default: return [[:]]
+        collect(state, at: "")
+        let edges: [JSONValue] = switch type {
+        case "string": ["", "x"]
+        case "integer": [-1, 0, 1, 2, 10]
+        case "number": [-1, 0, 0.5, 1, 100]
+        case "boolean": [true, false]
+        case "array": [[]]
+        default: [[:]]
         }
+        let typed = type == "string" || type == "integer" || type == "number" ? found : []
+        return typed + edges.map { ($0, nil) }
     }
 
     private func below(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }

@@ -80,6 +80,9 @@ struct WalkRunner: Sendable {
         var state = try await session.state()
         var now = session.openedAt
         var obligations: [Obligation] = []
+        /// A replay that checks nothing does not read the state after a clock move; a step that takes an argument
+        /// from the state reads it then, so it finds what the walk found there.
+        var stateUnread = false
         let needsStore = settings.properties.contains { $0.condition.readsStore }
         let needsJournal = settings.properties.contains { $0.condition.readsJournal }
 
@@ -96,7 +99,7 @@ struct WalkRunner: Sendable {
                     return PropertyFailure(property: property.name, step: number,
                                            detail: property.condition.explain(state: state, store: store, journal: journal), place: property.place)
                 case .eventually(let after, let within):
-                    guard case .action(after, _) = step else { break }
+                    guard case .action(after, _, _) = step else { break }
                     obligations.append(Obligation(property: property, deadline: now.addingTimeInterval(within.seconds),
                                                   within: within, step: number))
                 default: break
@@ -130,7 +133,7 @@ struct WalkRunner: Sendable {
                 if gap > .zero {
                     now = try await session.advanceClock(by: gap)
                     remaining -= gap
-                    if checking != .nothing { state = try await session.state() }
+                    if checking != .nothing { state = try await session.state() } else { stateUnread = true }
                     if let failure = try await check(after: number, step: nil) { return failure }
                 }
                 if let missed = obligations.first(where: { $0.deadline <= now }) {
@@ -142,7 +145,7 @@ struct WalkRunner: Sendable {
             }
             if remaining > .zero {
                 now = try await session.advanceClock(by: remaining)
-                if checking != .nothing { state = try await session.state() }
+                if checking != .nothing { state = try await session.state() } else { stateUnread = true }
             }
             return nil
         }
@@ -162,14 +165,20 @@ struct WalkRunner: Sendable {
             let step: WalkStep
             switch steps {
             case .drawn(let generator, _): step = generator.next(state: state)
-            case .given(let given): step = given[number - 1]
+            // A given step's arguments from the state are read where the walk that drew them found them.
+            case .given(let given):
+                if stateUnread, case .action(_, _, let from) = given[number - 1], !from.isEmpty {
+                    state = try await session.state()
+                    stateUnread = false
+                }
+                step = given[number - 1].taken(in: state)
             }
             outcome.steps.append(step)
             let before = state
             var failure: PropertyFailure?
             do {
                 switch step {
-                case .action(let name, let arguments):
+                case .action(let name, let arguments, _):
                     state = try await session.perform(name, arguments: arguments)
                 case .advanceClock(let duration):
                     failure = try await move(by: DurationText.parse(duration) ?? .zero, number: number)

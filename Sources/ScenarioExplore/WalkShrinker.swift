@@ -89,6 +89,22 @@ struct WalkShrinker {
         return (best.steps, best.outcome, runner.overrides, tries)
     }
 
+    /// `pointer` with one array index made smaller, to 0 and to one less, first index first: `/a/2/b/1` gives
+    /// `/a/0/b/1`, `/a/1/b/1`, `/a/2/b/0`.
+    static func earlierMembers(of pointer: String) -> [String] {
+        let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var earlier: [String] = []
+        for (place, token) in tokens.enumerated() {
+            guard let index = Int(token), index > 0, String(index) == token else { continue }
+            for smaller in Set([0, index - 1]).sorted() {
+                var changed = tokens
+                changed[place] = String(smaller)
+                earlier.append(changed.joined(separator: "/"))
+            }
+        }
+        return earlier
+    }
+
     /// How many other schedule seeds a removal is tried under.
     static let otherSeeds = 8
 
@@ -100,15 +116,24 @@ struct WalkShrinker {
     }
 
     /// Simpler forms of a step: shorter clock moves; an action with one argument plainer — an earlier example where
-    /// the properties file gives examples (a walk stays within them), else a number at 0 or a boolean false.
+    /// the properties file gives examples (a walk stays within them), an earlier member where it was taken from the
+    /// state (`/bookings/0/id` for `/bookings/2/id`, so the steps that made the later member can go), else a number
+    /// at 0 or a boolean false.
     func simplifications(of step: WalkStep) -> [WalkStep] {
         switch step {
         case .advanceClock(let text):
             guard let duration = DurationText.parse(text) else { return [] }
             return StepGenerator.clockMoves.filter { (DurationText.parse($0) ?? duration) < duration }.map(WalkStep.advanceClock)
-        case .action(let name, .object(let arguments)):
+        case .action(let name, .object(let arguments), let from):
             var simpler: [WalkStep] = []
-            for key in arguments.keys.sorted() {
+            for key in from.keys.sorted() {
+                for pointer in Self.earlierMembers(of: from[key]!) {
+                    var moved = from
+                    moved[key] = pointer
+                    simpler.append(.action(name: name, arguments: .object(arguments), from: moved))
+                }
+            }
+            for key in arguments.keys.sorted() where from[key] == nil {
                 let plainer: [JSONValue]
                 if let examples = runner.settings.arguments[name]?[key] {
                     plainer = Array(examples.prefix { $0 != arguments[key] })
@@ -123,7 +148,7 @@ struct WalkShrinker {
                 for plain in plainer {
                     var changed = arguments
                     changed[key] = plain
-                    simpler.append(.action(name: name, arguments: .object(changed)))
+                    simpler.append(.action(name: name, arguments: .object(changed), from: from))
                 }
             }
             return simpler

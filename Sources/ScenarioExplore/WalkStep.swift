@@ -3,13 +3,16 @@ public import Services
 
 /// One step of a walk: what a client does to a session between two checks of its properties.
 ///
-/// A walk file writes each as a one-key object: `{"action": {"name": "setIsRead", "arguments": {…}}}`,
+/// A walk file writes each as a one-key object: `{"action": {"name": "setIsRead", "arguments": {…}}}` (with
+/// `"from": {"url": "/items/0/url"}` for an argument taken from the state: where it was, which a replay reads again),
 /// `{"advanceClock": "15m"}`, `{"network": {"offline": true}}` (`{}`: the scenario's own network),
 /// `{"route": {"name": "feed", "response": {"fault": "timeout"}}}` (no `response`: the route as the scenario has it),
 /// `{"setKeyValue": {"key": "readItems", "value": []}}`, `{"removeKeyValue": "readItems"}`, `{"stream": "close"}`.
 public enum WalkStep: Sendable, Hashable, Codable {
-    /// An action of the Model, with its arguments.
-    case action(name: String, arguments: JSONValue)
+    /// An action of the Model, with its arguments; `from` names, for an argument taken from the Model's state, the
+    /// JSON pointer it was read at, so a replay takes that argument from the state there even when an earlier step
+    /// has gone (a shrink) and the value there is another.
+    case action(name: String, arguments: JSONValue, from: [String: String] = [:])
     /// A move of the session's clock (`250ms`, `15m`).
     case advanceClock(String)
     /// Network weather: offline, a fault for every request, a delay added to every answer, or (all nil) the
@@ -37,7 +40,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
     /// The step's kind as the summary counts it: `action NAME`, `clock`, `network`, `keyValue`.
     public var kind: String {
         switch self {
-        case .action(let name, _): "action \(name)"
+        case .action(let name, _, _): "action \(name)"
         case .advanceClock: "clock"
         case .network: "network"
         case .route: "route"
@@ -49,9 +52,10 @@ public enum WalkStep: Sendable, Hashable, Codable {
     /// One line for people: `setIsRead {"url":"…","value":true}`, `advance the clock by 15m`, `go offline`.
     public var summary: String {
         switch self {
-        case .action(let name, let arguments):
+        case .action(let name, let arguments, let from):
             if case .object(let members) = arguments, members.isEmpty { return name }
-            return "\(name) \(String(decoding: arguments.jsonData, as: UTF8.self))"
+            let sources = from.keys.sorted().map { "\($0) from the state's \(from[$0]!)" }
+            return "\(name) \(String(decoding: arguments.jsonData, as: UTF8.self))" + (sources.isEmpty ? "" : " (\(sources.joined(separator: ", ")))")
         case .advanceClock(let duration): return "advance the clock by \(duration)"
         case .network(let weather): return weather.summary
         case .route(let name, let change):
@@ -73,6 +77,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
     private struct ActionBody: Codable {
         var name: String
         var arguments: JSONValue?
+        var from: [String: String]?
     }
 
     /// A route step: its name and the change, as `PUT …/routes/NAME` takes it (without `extends`).
@@ -95,7 +100,7 @@ public enum WalkStep: Sendable, Hashable, Codable {
         switch key {
         case .action:
             let body = try container.decode(ActionBody.self, forKey: key)
-            self = .action(name: body.name, arguments: body.arguments ?? [:])
+            self = .action(name: body.name, arguments: body.arguments ?? [:], from: body.from ?? [:])
         case .advanceClock:
             let duration = try container.decode(String.self, forKey: key)
             guard DurationText.parse(duration) != nil else {
@@ -117,9 +122,9 @@ public enum WalkStep: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         switch self {
-        case .action(let name, let arguments):
+        case .action(let name, let arguments, let from):
             let none = arguments == .object([:])
-            try container.encode(ActionBody(name: name, arguments: none ? nil : arguments), forKey: .action)
+            try container.encode(ActionBody(name: name, arguments: none ? nil : arguments, from: from.isEmpty ? nil : from), forKey: .action)
         case .advanceClock(let duration): try container.encode(duration, forKey: .advanceClock)
         case .network(let weather): try container.encode(weather, forKey: .network)
         case .route(let name, let change): try container.encode(RouteBody(name: name, response: change.value(at: "/response")), forKey: .route)
@@ -127,6 +132,18 @@ public enum WalkStep: Sendable, Hashable, Codable {
         case .removeKeyValue(let key): try container.encode(key, forKey: .removeKeyValue)
         case .stream(let end): try container.encode(end, forKey: .stream)
         }
+    }
+}
+
+extension WalkStep {
+    /// The step as it is taken in `state`: each argument with a `from` pointer read there again (kept as written when
+    /// the state has nothing there).
+    func taken(in state: JSONValue) -> WalkStep {
+        guard case .action(let name, .object(var arguments), let from) = self, !from.isEmpty else { return self }
+        for (argument, pointer) in from {
+            if let value = state.value(at: pointer) { arguments[argument] = value }
+        }
+        return .action(name: name, arguments: .object(arguments), from: from)
     }
 }
 

@@ -26,7 +26,7 @@ import Testing
         let blocks = text.matches(of: /```(swift|python|sh)\n(.*?)```/.dotMatchesNewlines()).map { (String($0.1), String($0.2)) }
         // A guide without examples means the pattern above stopped finding them; a catalog page may have none.
         if !document.contains(".docc/") { #expect(blocks.count >= 2) }
-        let folders = ["Tests/ExampleSuiteTests", "Tests/ScenarioDaemonTests", "Tests/python", "Tests/agents", "Sources", "Examples/TodoDaemon/Sources",
+        let folders = ["Tests/ExampleSuiteTests", "Tests/ScenarioDaemonTests", "Tests/Fixtures/TaskModels", "Tests/python", "Tests/agents", "Sources", "Examples/TodoDaemon/Sources",
                        "Examples/TodoDaemon/Tests"]
         // The test scripts run the shell examples (scripts/test the packaging command, for one).
         let manifests = try ["Examples/TodoDaemon/Package.swift", "scripts/test"].map {

@@ -70,8 +70,9 @@ import Testing
 
         let found = try shell(Self.commands[1])
         #expect(found.status == 1, "\(found.output)")
+        #expect(found.output.contains("minimal walk: 2 steps (from 20, shrunk in 34 replays, "), "\(found.output)")
         #expect(found.output.contains("""
-            minimal walk: 2 steps (from 20, 34 replays)
+              in a session of offline-demo with schedule seed 30421811
               1. slow every answer by 2s
               2. reload
             """), "\(found.output)")

@@ -67,6 +67,39 @@ import Testing
         }
     }
 
+    /// An argument taken from the state is replayed from where it was taken, so a step that only shifted a random
+    /// id (another reserve before the refunded one) is shrunk away: the refund bug's 3 steps, for every seed.
+    @Test(arguments: Mode.allCases)
+    func aStepThatOnlyShiftsAnIdIsShrunkAway(mode: Mode) async throws {
+        let daemon = try await mode.start()
+        var longer = 0
+        for seed in 1...6 {
+            let walkFile = FileManager.default.temporaryDirectory.appendingPathComponent("refund-\(UUID()).walk.json")
+            defer { try? FileManager.default.removeItem(at: walkFile) }
+            let explorer = Explorer(client: daemon.client, target: daemon.walkTarget, scenario: "refund-desk", options: ExploreOptions(
+                walks: 100, steps: 12, seed: UInt64(seed), parallelism: 2, walkFile: walkFile))
+            let report = try await explorer.run()
+            let failure = try #require(report.failure, "\(report.text)")
+            #expect(failure.property.property == "an expired booking is never refunded", "\(report.text)")
+            #expect(failure.steps.count == 3, "\(report.text)")
+            if failure.originalSteps > 3 { longer += 1 }
+            // Reserve, then the refund and ten minutes in either order.
+            let refunds = failure.steps.compactMap { step -> [String: String]? in
+                guard case .action("refund", _, let from) = step else { return nil }
+                return from
+            }
+            #expect(refunds == [["id": "/bookings/0/id"]], "\(report.text)")
+            #expect(report.text.contains("refund {\"id\":\"bk-"), "\(report.text)")
+            #expect(report.text.contains("(id from the state's /bookings/0/id)"), "\(report.text)")
+            // What the steps depend on is printed before them: the walk's schedule seed.
+            let seed = try #require(failure.overrides?.value(at: "/schedule/seed"))
+            #expect(report.text.contains("\n  in a session of refund-desk with schedule seed \(String(decoding: seed.jsonData, as: UTF8.self))\n  1. reserve"), "\(report.text)")
+            let replay = try await explorer.play(try WalkFile.read(from: walkFile))
+            #expect(replay.failure == failure.property)
+        }
+        #expect(longer > 0, "no walk had anything to shrink")
+    }
+
     @Test func theSameSeedGivesTheSameReportInProcessAndOverTheSocketAtAnyParallelism() async throws {
         let inProcess = try await Mode.inProcess.start()
         let daemon = try await Mode.daemon.start()

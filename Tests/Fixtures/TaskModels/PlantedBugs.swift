@@ -143,3 +143,55 @@ public actor Poller: Model {
         }
     }
 }
+
+/// A desk whose bookings have random ids (`bk-37e00afb`, drawn from the session's random service, so each depends on
+/// how many were drawn before) and expire after ten minutes, and whose refund forgets to check for expiry: reserve,
+/// ten minutes, refund that booking. Shortest walk: those 3 steps; a walk that reserved twice before refunding the
+/// second shrinks to them only if the refund takes its id from the state by where it was, not by its value.
+public actor RefundDesk: Model {
+    public static let name = "RefundDesk"
+    public static let actionNames = ["reserve", "refund"]
+
+    public enum Action: Decodable, Sendable {
+        case reserve
+        case refund(id: String)
+    }
+
+    public struct Booking: Encodable, Sendable {
+        public var id: String
+        public var status: String
+        public var refunds: Int
+    }
+
+    public struct State: Encodable, Sendable {
+        public var bookings: [Booking] = []
+    }
+
+    public private(set) var state = State()
+    private let services: Services
+
+    public init(services: Services) { self.services = services }
+
+    public func run() async {}
+
+    public func perform(_ action: Action) async {
+        switch action {
+        case .reserve:
+            let id = "bk-" + String(services.random.next() & 0xffff_ffff, radix: 16)
+            state.bookings.append(Booking(id: id, status: "held", refunds: 0))
+            Task {
+                try await services.clock.sleep(for: .seconds(600))
+                expire(id)
+            }
+        case .refund(let id):
+            // The bug: an expired booking is refunded too.
+            guard let index = state.bookings.firstIndex(where: { $0.id == id }) else { return }
+            state.bookings[index].refunds += 1
+        }
+    }
+
+    private func expire(_ id: String) {
+        guard let index = state.bookings.firstIndex(where: { $0.id == id }), state.bookings[index].status == "held" else { return }
+        state.bookings[index].status = "expired"
+    }
+}

@@ -4,7 +4,7 @@ public import Services
 /// The test Models of this module, for a registry.
 public let taskModels: [any Model.Type] = [Kettle.self, Relay.self, FanOut.self, Racer.self, Escaper.self, Alarm.self, Metronome.self, Pendulum.self,
                                             Inbox.self, Ledger.self, Poller.self, MainTies.self, ActorTies.self,
-                                            BookingDesk<CorrectBooking>.self, BookingDesk<CarelessBooking>.self]
+                                            BookingDesk<CorrectBooking>.self, BookingDesk<CarelessBooking>.self, RefundDesk.self]
 
 /// Writes a scenarios directory for the test Models into a new temporary directory and returns its path.
 /// - Parameter extra: More scenarios, by name: their `scenario.yaml` text.
@@ -44,6 +44,13 @@ public let taskModelProperties: [String: String] = [
       - name: one charge per booking
         that: all(/bookings/*, @/charges <= 1) and sum(/bookings/*/charges) <= count(/bookings)
     """,
+    "refund-desk": """
+    always:
+      - name: an expired booking is never refunded
+        that: all(/bookings/*, @/status != "expired" or @/refunds == 0)
+    walk:
+      weights: { action: 3, clock: 2, network: 0 }
+    """,
     "careless-booking": """
     always:
       - name: a released booking is not charged
@@ -56,6 +63,11 @@ public let taskModelScenarios: [String: String] = [
     "booking": """
     description: A main-actor booking desk whose confirm and release timers fall due together.
     model: Booking
+    """,
+    "refund-desk": """
+    description: Bookings with random ids that expire after ten minutes; a refund of an expired one is the bug.
+    model: RefundDesk
+    random: { seed: 1 }
     """,
     "careless-booking": """
     description: The booking desk whose release timer releases a confirmed booking.
