@@ -64,10 +64,13 @@ public enum TaskOwnership {
 }
 
 extension SessionExecutor {
-    /// The executor as the runtime's task option takes it, retained once for the task that will own it.
+    /// The executor as the runtime's owned task-executor option takes it (`swift/ABI/TaskOptions.h`,
+    /// `InitialTaskExecutorOwnedPreferenceTaskOptionRecord`): an `any TaskExecutor`, the object and its witness
+    /// table, from which the runtime asks for `asUnownedTaskExecutor()` itself. Retained once for the task that will
+    /// own it.
     func retainedReference() -> CTaskExecutorRef {
-        let reference = unsafeBitCast(asUnownedTaskExecutor(), to: (UnsafeRawPointer, UInt).self)
+        let existential = unsafeBitCast(self as any TaskExecutor, to: (UnsafeRawPointer, UInt).self)
         _ = Unmanaged.passRetained(self)
-        return CTaskExecutorRef(identity: reference.0, implementation: reference.1)
+        return CTaskExecutorRef(identity: existential.0, implementation: existential.1)
     }
 }

@@ -4,7 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// A task executor reference as the Swift runtime passes it: the executor object and its witness table.
+/// A task executor as the runtime's owned task-executor option holds it: an `any TaskExecutor`, the executor object
+/// and its `TaskExecutor` witness table.
 typedef struct {
     const void *_Nullable identity;
     uintptr_t implementation;
