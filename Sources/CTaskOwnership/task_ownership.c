@@ -229,6 +229,8 @@ void ctaskownership_end_job(void *previous) {
     owner = previous;
 }
 
+void *ctaskownership_current_owner(void) { return owner; }
+
 static void runMainQueueWork(void *given) {
     MainQueueWork *work = given;
     if (!work->owner) {

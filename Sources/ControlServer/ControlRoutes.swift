@@ -1,4 +1,5 @@
 import ControlAPI
+import Fakes
 import Foundation
 import Hummingbird
 import ScenarioFormat
@@ -29,9 +30,13 @@ struct ControlRoutes: Sendable {
     private func addDaemonRoutes(to router: EndpointRouter) {
         router.get("/v1/health") { _, _ in
             let catalog = await host.catalog
+            let ownership = await TaskOwnership.check()
             return JSONResponse.make(HealthBody(version: configuration.version, daemon: configuration.name, scenarios: catalog.validCount,
                                                 scenariosServingLastGood: catalog.servingLastGood.count,
-                                                invalidScenarios: catalog.invalid.count, sessions: await host.openSessions().count, defaultSession: configuration.defaultSession))
+                                                invalidScenarios: catalog.invalid.count, sessions: await host.openSessions().count,
+                                                defaultSession: configuration.defaultSession,
+                                                taskOwnership: TaskOwnershipBody(complete: ownership.isComplete, works: ownership.parts.filter(\.works).map(\.name),
+                                                                                 missing: ownership.missing, summary: ownership.summary)))
         }
         router.get("/v1/version") { _, _ in
             JSONResponse.make(VersionBody(version: configuration.version, daemon: configuration.name))

@@ -77,8 +77,15 @@ public struct DaemonService: Service, CustomStringConvertible {
 
         // The event loops' threads start while the scenarios load.
         ControlServer.startEventLoops()
-        if !TaskOwnership.isComplete {
-            logger.warning("this binary links the Swift runtime statically without scenariod's task hooks, so a session cannot count the Task {}s its Model starts and may answer before they are done; link it with \(TaskOwnership.linkerFlags.map { "-Xlinker \($0)" }.joined(separator: " ")) (scripts/build-deb and the package-daemon plugin do)")
+        let ownership = await TaskOwnership.check()
+        if !ownership.isComplete {
+            // A test must not pass on a run its session did not own: under `fail`, no start at all.
+            guard options.modelEscapes != .fail else {
+                throw ValidationError("cannot own the Models' tasks (--model-escapes fail): task ownership is \(ownership.summary)")
+            }
+            logger.warning("sessions cannot own all of their Models' work, so a session may answer before its Model is done or miss an escape: task ownership is \(ownership.summary)")
+        } else {
+            logger.debug("task ownership is \(ownership.summary)")
         }
         let state = options.resolvedStateDirectory(name: name)
         let directories = options.resolvedScenarioDirectories(name: name) + options.recordingsDirectory(in: state, logger: logger)

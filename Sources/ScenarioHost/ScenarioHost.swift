@@ -1,3 +1,4 @@
+import Fakes
 public import Foundation
 public import Logging
 public import ScenarioFormat
@@ -100,6 +101,12 @@ public actor ScenarioHost {
         }
         var scenario = try scenario(named: scenarioName)
         if let overrides { scenario = try resolve(overrides, over: scenario) }
+        // An engine in a test's process is checked here, as a daemon is at its start (a test must not pass on a run
+        // its session did not own).
+        if escapePolicy == .fail {
+            let ownership = await TaskOwnership.check()
+            guard ownership.isComplete else { throw HostError(.modelEscaped, "this binary cannot own its Models' tasks: task ownership is \(ownership.summary)") }
+        }
         guard let makeDriver = models.factory(for: scenario.model) else {
             throw HostError(.invalidScenario, "scenario '\(scenarioName)' names the model '\(scenario.model)', which this host does not run.")
         }

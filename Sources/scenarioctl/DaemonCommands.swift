@@ -12,12 +12,14 @@ struct Status: AsyncParsableCommand {
         try await options.run { client in
             let health = try await client.health()
             options.output(health) {
-                """
-                \(health.daemon ?? "scenariod") \(health.version) at \(client.socketPath): \(health.status)
-                  scenarios: \(Output.scenarioCounts(valid: health.scenarios, servingLastGood: health.scenariosServingLastGood,
-                                                    invalid: health.invalidScenarios))
-                   sessions: \(health.sessions)\(health.defaultSession.map { " (default: \($0))" } ?? "")
-                """
+                var lines = [
+                    "\(health.daemon ?? "scenariod") \(health.version) at \(client.socketPath): \(health.status)",
+                    "  scenarios: \(Output.scenarioCounts(valid: health.scenarios, servingLastGood: health.scenariosServingLastGood, invalid: health.invalidScenarios))",
+                    "   sessions: \(health.sessions)\(health.defaultSession.map { " (default: \($0))" } ?? "")",
+                ]
+                // A daemon before this field says nothing of it.
+                if let ownership = health.taskOwnership { lines.append("      tasks: owned, \(ownership.complete ? "complete" : ownership.summary)") }
+                return lines.joined(separator: "\n")
             }
         }
     }

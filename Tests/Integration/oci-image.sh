@@ -54,6 +54,8 @@ check "podman run the image on todo-due-soon, no network" \
 ctl() { "$scenarioctl" "$@" --socket "$socket_dir/control.sock"; }
 check "scenarioctl wait sees it answer through the mounted socket" ctl wait --up-to 30s
 check "scenarioctl status names todod" sh -c "'$scenarioctl' status --socket '$socket_dir/control.sock' | grep -q '^todod 1.0.0 at'"
+check "the image's todod owns its Models' tasks (its check at start: complete)" \
+    sh -c "'$scenarioctl' status --socket '$socket_dir/control.sock' | grep -q '^      tasks: owned, complete$'"
 check "an action through the socket creates the next item" \
     sh -c "'$scenarioctl' do add title=Ship dueInMinutes=5 --socket '$socket_dir/control.sock' | grep -q todo-3"
 check "a new session of another scenario, from outside" ctl session new todo-notifications-off --id off

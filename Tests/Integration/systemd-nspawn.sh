@@ -166,6 +166,9 @@ check "the service is not running before the first call" sh -c "! nsenter -t $le
 check "the first scenarioctl call starts the service and gets an answer" \
     sh -c "nsenter -t $leader -a scenarioctl status --instance offline-demo | grep -q 'scenarios: 1[0-9] valid'"
 check "the service is active after it" in_container systemctl is-active --quiet scenariod@offline-demo.service
+# The packaged binary links the Swift runtime statically: its check at start tried every part of task ownership.
+check "the packaged scenariod owns its Models' tasks (its check at start: complete)" \
+    sh -c "nsenter -t $leader -a scenarioctl status --instance offline-demo | grep -q '^      tasks: owned, complete$'"
 socket_mode=$(in_container stat -c '%a %G' /run/scenariod/offline-demo/control.sock)
 check "the socket is 0660, group scenariod ($socket_mode)" test "$socket_mode" = "660 scenariod"
 
@@ -201,6 +204,8 @@ if [ -n "$team_deb" ]; then
     check "it is active" in_container systemctl is-active --quiet todod@todo-due-soon
     check "scenarioctl reaches it through /run/todod/todo-due-soon/control.sock" \
         sh -c "nsenter -t $leader -a scenarioctl status --socket /run/todod/todo-due-soon/control.sock | grep -q '^todod 1.0.0 at'"
+    check "the team's packaged todod owns its Models' tasks (its check at start: complete)" \
+        sh -c "nsenter -t $leader -a scenarioctl status --socket /run/todod/todo-due-soon/control.sock | grep -q '^      tasks: owned, complete$'"
     check "an action through the socket, and the team's service through the API" \
         sh -c "nsenter -t $leader -a scenarioctl do add title=Ship dueInMinutes=5 --socket /run/todod/todo-due-soon/control.sock | grep -q todo-3 && nsenter -t $leader -a scenarioctl service --socket /run/todod/todo-due-soon/control.sock | grep -q '^notifications *fake'"
     team_fields=$(in_container journalctl -u todod@todo-due-soon SYSLOG_IDENTIFIER=todod -o json --no-pager)

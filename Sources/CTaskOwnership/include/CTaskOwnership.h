@@ -45,6 +45,9 @@ void *_Nullable ctaskownership_begin_job(void *_Nullable owner);
 /// mark `previous`.
 void ctaskownership_end_job(void *_Nullable previous);
 
+/// The session whose job the calling thread is running (the mark `begin_job` set), or NULL.
+void *_Nullable ctaskownership_current_owner(void);
+
 /// The main-actor jobs sent from outside any session's job and not yet finished, process-wide.
 long ctaskownership_main_actor_pending(void);
 
