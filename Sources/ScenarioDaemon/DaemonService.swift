@@ -81,7 +81,7 @@ public struct DaemonService: Service, CustomStringConvertible {
         if !ownership.isComplete {
             // A test must not pass on a run its session did not own: under `fail`, no start at all.
             guard options.modelEscapes != .fail else {
-                throw ValidationError("cannot own the Models' tasks (--model-escapes fail): task ownership is \(ownership.summary)")
+                throw StartRefused(description: "cannot own the Models' tasks (--model-escapes fail): task ownership is \(ownership.summary)")
             }
             logger.warning("sessions cannot own all of their Models' work, so a session may answer before its Model is done or miss an escape: task ownership is \(ownership.summary)")
         } else {
@@ -142,4 +142,9 @@ public struct DaemonService: Service, CustomStringConvertible {
         await host.closeAll()
         logger.notice("stopped")
     }
+}
+
+/// A start the daemon refuses for a reason that is no usage error: printed as one line, exit status 1.
+struct StartRefused: Error, CustomStringConvertible {
+    let description: String
 }

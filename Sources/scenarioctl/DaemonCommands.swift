@@ -18,7 +18,7 @@ struct Status: AsyncParsableCommand {
                     "   sessions: \(health.sessions)\(health.defaultSession.map { " (default: \($0))" } ?? "")",
                 ]
                 // A daemon before this field says nothing of it.
-                if let ownership = health.taskOwnership { lines.append("      tasks: owned, \(ownership.complete ? "complete" : ownership.summary)") }
+                if let ownership = health.taskOwnership { lines.append("      tasks: \(ownership.complete ? "owned, complete" : ownership.summary)") }
                 return lines.joined(separator: "\n")
             }
         }
