@@ -58,6 +58,23 @@ public let taskModelProperties: [String: String] = [
     """,
 ]
 
+/// The routes of both tie scenarios: answers delayed alike, and a stream whose events come at the same offsets.
+private let tieRoutes = """
+network:
+  routes:
+    - name: answer
+      request: { method: GET, urlPattern: 'https://ties\\.test/answer/[0-9]+' }
+      response: { status: 200, body: "ok", delay: 10s }
+    - name: stream
+      request: { method: GET, url: "https://ties.test/stream" }
+      response:
+        status: 200
+        stream:
+          events:
+            - { at: +1s, data: "one" }
+            - { at: +2s, data: "two" }
+"""
+
 /// The shipped-with-the-tests scenarios, by name.
 public let taskModelScenarios: [String: String] = [
     "booking": """
@@ -76,36 +93,12 @@ public let taskModelScenarios: [String: String] = [
     "main-ties": """
     description: A main-actor Model whose work of each kind becomes ready at one instant.
     model: MainTies
-    network:
-      routes:
-        - name: answer
-          request: { method: GET, urlPattern: 'https://ties\\.test/answer/[0-9]+' }
-          response: { status: 200, body: "ok", delay: 10s }
-        - name: stream
-          request: { method: GET, url: "https://ties.test/stream" }
-          response:
-            status: 200
-            stream:
-              events:
-                - { at: +1s, data: "one" }
-                - { at: +2s, data: "two" }
+    \(tieRoutes)
     """,
     "actor-ties": """
     description: An actor Model whose work of each kind becomes ready at one instant.
     model: ActorTies
-    network:
-      routes:
-        - name: answer
-          request: { method: GET, urlPattern: 'https://ties\\.test/answer/[0-9]+' }
-          response: { status: 200, body: "ok", delay: 10s }
-        - name: stream
-          request: { method: GET, url: "https://ties.test/stream" }
-          response:
-            status: 200
-            stream:
-              events:
-                - { at: +1s, data: "one" }
-                - { at: +2s, data: "two" }
+    \(tieRoutes)
     """,
     "kettle": """
     description: A cold kettle; boiling takes 90 seconds.
