@@ -75,9 +75,13 @@ public struct DaemonService: Service, CustomStringConvertible {
         let requestTimeout = try options.resolvedRequestTimeout()
         let limits = try options.resolvedLimits()
 
-        // The event loops' threads start while the scenarios load.
+        // The event loops' threads start, and the task-ownership check runs, while the scenarios load.
         ControlServer.startEventLoops()
-        let ownership = await TaskOwnership.check()
+        async let checked = TaskOwnership.check()
+        let state = options.resolvedStateDirectory(name: name)
+        let directories = options.resolvedScenarioDirectories(name: name) + options.recordingsDirectory(in: state, logger: logger)
+        let catalog = ScenarioCatalog.load(from: directories, models: models.names, services: models.services)
+        let ownership = await checked
         if !ownership.isComplete {
             // A test must not pass on a run its session did not own: under `fail`, no start at all.
             guard options.modelEscapes != .fail else {
@@ -87,9 +91,6 @@ public struct DaemonService: Service, CustomStringConvertible {
         } else {
             logger.debug("task ownership is \(ownership.summary)")
         }
-        let state = options.resolvedStateDirectory(name: name)
-        let directories = options.resolvedScenarioDirectories(name: name) + options.recordingsDirectory(in: state, logger: logger)
-        let catalog = ScenarioCatalog.load(from: directories, models: models.names, services: models.services)
         ScenarioReloader.logProblems(of: catalog, logger: logger)
         let host = ScenarioHost(catalog: catalog, models: models, journalCapacity: options.journalCapacity,
                                 stateDirectory: state, limits: limits, escapePolicy: options.modelEscapes, logger: logger)

@@ -87,28 +87,39 @@ struct StepGenerator {
             let candidates = Self.candidates(ofType: argument.type, in: state)
             let picked = candidates[below(candidates.count)]
             members[argument.name] = picked.value
-            if let pointer = picked.pointer { from[argument.name] = pointer }
+            if let path = picked.path { from[argument.name] = path.map { "/" + JSONValue.pointerToken($0) }.joined() }
         }
         return (.object(members), from)
     }
 
-    /// Values of `type` found in the state (the ids and URLs an action most likely takes), each with the pointer it
-    /// was first found at, then edge values.
-    static func candidates(ofType type: String, in state: JSONValue) -> [(value: JSONValue, pointer: String?)] {
-        var found: [(value: JSONValue, pointer: String?)] = []
+    /// Values of `type` found in the state (the ids and URLs an action most likely takes), each with the path of
+    /// names it was first found at (a pointer's tokens, joined only for the one picked), then edge values.
+    static func candidates(ofType type: String, in state: JSONValue) -> [(value: JSONValue, path: [String]?)] {
+        var found: [(value: JSONValue, path: [String]?)] = []
         var seen: Set<JSONValue> = []
-        func collect(_ value: JSONValue, at pointer: String) {
+        // The path to the value being looked at.
+        var path: [String] = []
+        func collect(_ value: JSONValue) {
             guard found.count < 64 else { return }
             switch value {
             case .object(let members):
-                for key in members.keys.sorted() { collect(members[key]!, at: pointer + "/" + JSONValue.pointerToken(key)) }
-            case .array(let items): for (index, item) in items.enumerated() { collect(item, at: "\(pointer)/\(index)") }
+                for key in members.keys.sorted() {
+                    path.append(key)
+                    collect(members[key]!)
+                    path.removeLast()
+                }
+            case .array(let items):
+                for (index, item) in items.enumerated() {
+                    path.append(String(index))
+                    collect(item)
+                    path.removeLast()
+                }
             case .string where type == "string", .int where type == "integer", .int where type == "number", .double where type == "number":
-                if seen.insert(value).inserted { found.append((value, pointer)) }
+                if seen.insert(value).inserted { found.append((value, path)) }
             default: break
             }
         }
-        collect(state, at: "")
+        if type == "string" || type == "integer" || type == "number" { collect(state) }
         let edges: [JSONValue] = switch type {
         case "string": ["", "x"]
         case "integer": [-1, 0, 1, 2, 10]
@@ -117,8 +128,7 @@ struct StepGenerator {
         case "array": [[]]
         default: [[:]]
         }
-        let typed = type == "string" || type == "integer" || type == "number" ? found : []
-        return typed + edges.map { ($0, nil) }
+        return found + edges.map { ($0, nil) }
     }
 
     private func below(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }

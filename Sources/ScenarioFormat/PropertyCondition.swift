@@ -213,7 +213,8 @@ extension PropertyCondition.Expression {
     /// what each has at the rest of the pointer (those with nothing there left out).
     static func read(_ pointer: String, in root: JSONValue) -> JSONValue {
         if pointer.isEmpty || pointer == "/" { return root }
-        guard pointer.contains("/*") else { return root.value(at: pointer) ?? .null }
+        // By its bytes: a string search through Foundation cost most of a check (profiled, earlier round).
+        guard pointer.utf8.contains(UInt8(ascii: "*")) else { return root.value(at: pointer) ?? .null }
         var values = [root]
         for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             if token == "*" {

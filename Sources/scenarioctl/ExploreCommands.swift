@@ -23,7 +23,8 @@ struct Explore: AsyncParsableCommand {
     @Option(help: "Walks to run.") var walks = 100
     @Option(help: "Steps per walk.") var steps = 20
     @Option(help: "The seed; the same seed walks the same steps.") var seed: UInt64 = 1
-    @Option(help: "Walks run at once; by default one per core.") var parallel = ProcessInfo.processInfo.activeProcessorCount
+    // Optional, so the help states the default once, in words: a number printed there would be this machine's.
+    @Option(help: "Walks run at once (default: the number of cores).") var parallel: Int?
     @Option(help: ArgumentHelp("A properties file to check instead of the scenario's own properties.yaml.", valueName: "file"))
     var properties: String?
     @Option(help: ArgumentHelp("Where to write the minimal failing walk (default: ./explore-SCENARIO-SEED.walk.json).", valueName: "file"))
@@ -33,13 +34,13 @@ struct Explore: AsyncParsableCommand {
 
     func validate() throws {
         guard walks >= 1, steps >= 1 else { throw ValidationError("--walks and --steps must be at least 1.") }
-        guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1.") }
+        guard parallel.map({ $0 >= 1 }) ?? true else { throw ValidationError("--parallel must be at least 1.") }
     }
 
     func run() async throws {
         let walkFile = URL(fileURLWithPath: walkFile ?? "explore-\(scenario)-\(seed).walk.json")
         let explorer = Explorer(client: options.client, scenario: scenario, options: ExploreOptions(
-            walks: walks, steps: steps, seed: seed, parallelism: parallel, propertiesFile: properties.map { URL(fileURLWithPath: $0) },
+            walks: walks, steps: steps, seed: seed, parallelism: parallel ?? ProcessInfo.processInfo.activeProcessorCount, propertiesFile: properties.map { URL(fileURLWithPath: $0) },
             walkFile: walkFile, saveFailureAs: saveScenario))
         let progress = ProgressLine()
         // Ctrl-C stops the walks; each deletes its session on the way out, so none is left in the daemon.
