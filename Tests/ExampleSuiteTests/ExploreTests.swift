@@ -100,6 +100,39 @@ import Testing
         #expect(longer > 0, "no walk had anything to shrink")
     }
 
+    /// A Model no session can make repeat (it counts in a number the process shares): explore reports
+    /// replayIsIdentical, and `play` of the walk file reports it again every time, as a library call and as
+    /// `scenarioctl play` (exit status 1).
+    @Test(arguments: Mode.allCases)
+    func aReplayThatDiffersIsReproducedByPlay(mode: Mode) async throws {
+        let daemon = try await mode.start()
+        let walkFile = FileManager.default.temporaryDirectory.appendingPathComponent("forgetful-\(UUID()).walk.json")
+        defer { try? FileManager.default.removeItem(at: walkFile) }
+        let explorer = Explorer(client: daemon.client, target: daemon.walkTarget, scenario: "forgetful", options: ExploreOptions(
+            walks: 20, steps: 5, seed: 1, walkFile: walkFile))
+        let report = try await explorer.run()
+        let failure = try #require(report.failure, "\(report.text)")
+        #expect(failure.property.property == "replayIsIdentical", "\(report.text)")
+        let written = try WalkFile.read(from: walkFile)
+        for _ in 0..<3 {
+            let replay = try await explorer.play(written)
+            #expect(replay.failure?.property == "replayIsIdentical", "\(String(describing: replay.failure))")
+        }
+        guard mode == .daemon else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try ScenarioDaemon.executable(named: "scenarioctl"))
+        process.arguments = ["play", walkFile.path, "--socket", daemon.client.socketPath]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(output)")
+        #expect(output.contains("FAILED: replayIsIdentical after step "), "\(output)")
+        #expect(!output.contains("every property held"), "\(output)")
+    }
+
     @Test func theSameSeedGivesTheSameReportInProcessAndOverTheSocketAtAnyParallelism() async throws {
         let inProcess = try await Mode.inProcess.start()
         let daemon = try await Mode.daemon.start()

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Synchronization
 public import Services
 
 // Models with a bug that only one kind of sequence reveals, for the tests of `explore`: each test knows the bug's
@@ -193,5 +194,32 @@ public actor RefundDesk: Model {
     private func expire(_ id: String) {
         guard let index = state.bookings.firstIndex(where: { $0.id == id }), state.bookings[index].status == "held" else { return }
         state.bookings[index].status = "expired"
+    }
+}
+
+/// A Model that counts its actions in a number the whole process shares, so no two sessions run it alike: the one
+/// kind of difference a session cannot own or see. Explore can only catch it as `replayIsIdentical`, and `play` of
+/// that walk must catch it again. (Global mutable state on purpose: it is what this Model is for.)
+public actor Forgetful: Model {
+    public static let name = "Forgetful"
+    public static let actionNames = ["tick"]
+    private static let shared = Atomic<Int>(0)
+
+    public enum Action: Decodable, Sendable {
+        case tick
+    }
+
+    public struct State: Encodable, Sendable {
+        public var ticks: [Int] = []
+    }
+
+    public private(set) var state = State()
+
+    public init(services: Services) {}
+
+    public func run() async {}
+
+    public func perform(_ action: Action) async {
+        state.ticks.append(Self.shared.add(1, ordering: .relaxed).newValue)
     }
 }

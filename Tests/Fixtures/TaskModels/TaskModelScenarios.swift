@@ -4,7 +4,7 @@ public import Services
 /// The test Models of this module, for a registry.
 public let taskModels: [any Model.Type] = [Kettle.self, Relay.self, FanOut.self, Racer.self, Escaper.self, Alarm.self, Metronome.self, Pendulum.self,
                                             Inbox.self, Ledger.self, Poller.self, MainTies.self, ActorTies.self,
-                                            BookingDesk<CorrectBooking>.self, BookingDesk<CarelessBooking>.self, RefundDesk.self]
+                                            BookingDesk<CorrectBooking>.self, BookingDesk<CarelessBooking>.self, RefundDesk.self, Forgetful.self]
 
 /// Writes a scenarios directory for the test Models into a new temporary directory and returns its path.
 /// - Parameter extra: More scenarios, by name: their `scenario.yaml` text.
@@ -80,6 +80,10 @@ public let taskModelScenarios: [String: String] = [
     "booking": """
     description: A main-actor booking desk whose confirm and release timers fall due together.
     model: Booking
+    """,
+    "forgetful": """
+    description: A Model whose every run differs from the last, through a number the process shares.
+    model: Forgetful
     """,
     "refund-desk": """
     description: Bookings with random ids that expire after ten minutes; a refund of an expired one is the bug.
