@@ -11,7 +11,9 @@ public enum TaskOwnership {
         .map { "--wrap=\($0)" }
 
     /// Whether this binary's hooks see the tasks it creates: false only in a binary linked with a static Swift
-    /// runtime but without ``linkerFlags``, whose sessions then cannot own a Model's `Task {}` (the daemon warns).
+    /// runtime but without ``linkerFlags``, whose sessions then cannot own a Model's `Task {}`. Task creation is one
+    /// part of what ``check()`` tries; the daemon uses that.
+    @available(*, deprecated, message: "use TaskOwnership.check(), which tries every part of task ownership, task creation among them")
     public static var isComplete: Bool {
         installHooks()
         return probe

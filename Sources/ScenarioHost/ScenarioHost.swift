@@ -27,6 +27,8 @@ public actor ScenarioHost {
 
     private var sessions: [String: Session] = [:]
     private var generatedCount = 0
+    /// Whether this process's task ownership was found complete (asked under `--model-escapes fail` only).
+    private var ownershipChecked = false
     /// Each scenario resolved with a schedule seed of 0 as its only override, kept until the next reload: explore
     /// opens every walk's session with such an override, a seed of the walk's own, and resolving overrides reads
     /// them as a scenario file (a tenth of an exploration's time, profiled). The seed's value changes nothing else.
@@ -103,9 +105,11 @@ public actor ScenarioHost {
         if let overrides { scenario = try resolve(overrides, over: scenario) }
         // An engine in a test's process is checked here, as a daemon is at its start (a test must not pass on a run
         // its session did not own).
-        if escapePolicy == .fail {
+        if escapePolicy == .fail, !ownershipChecked {
             let ownership = await TaskOwnership.check()
             guard ownership.isComplete else { throw HostError(.modelEscaped, "this binary cannot own its Models' tasks: task ownership is \(ownership.summary)") }
+            // The process's answer does not change: a session's creation need not ask again.
+            ownershipChecked = true
         }
         guard let makeDriver = models.factory(for: scenario.model) else {
             throw HostError(.invalidScenario, "scenario '\(scenarioName)' names the model '\(scenario.model)', which this host does not run.")
