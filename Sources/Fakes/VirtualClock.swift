@@ -38,9 +38,18 @@ public actor VirtualClock: ClockService {
     private let realStart = ContinuousClock.now
     private var sleepers: [Sleeper] = []
     private var nextSleeperID = 0
+    /// What the clock's lock guards. A struct, not a tuple: a closure in a tuple inside the generic `Mutex` is
+    /// re-wrapped in reabstraction thunks at every `withLock`, and a chain of a million thunks overflows the stack
+    /// when the clock is released (a session that had streamed 30,000 chunks crashed the daemon as it closed).
+    private struct Spawned {
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var nextID = 0
+        var tickHandler: (@Sendable () async -> Void)?
+    }
+
     /// The tasks ``spawn(_:)`` started and the tick handler, behind a lock so that starting work and setting the
     /// handler need no hop onto the session's executor (a hop costs a thread switch on every action).
-    private let spawned = Mutex<(tasks: [Int: Task<Void, Never>], nextID: Int, tickHandler: (@Sendable () async -> Void)?)>(([:], 0, nil))
+    private let spawned = Mutex(Spawned())
     /// Sleepers whose task was cancelled, noted synchronously by the cancellation handler.
     private let cancelledSleepers = Mutex<Set<Int>>([])
     /// The session's work, and where it runs.
