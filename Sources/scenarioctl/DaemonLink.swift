@@ -17,12 +17,18 @@ struct DaemonLink: Sendable {
         case read
         /// A change: sent only to a daemon that answered the probe just before.
         case change
-        /// An event stream: as long as the page stays.
-        case stream
+        /// An event stream: until the page leaves (`until` completes), when the bridge closes its side to the daemon.
+        case stream(until: EventLoopFuture<Void>)
+
+        var isChange: Bool { if case .change = self { true } else { false } }
     }
 
     let socketPath: String
+    /// Reads and changes: few at a time, each answered at once.
     private let http: HTTPClient
+    /// Event streams, in a pool of their own: however many pages are open, a click never waits for a connection
+    /// behind them (the daemon bounds the streams it serves).
+    private let streams: HTTPClient
     private let base: String
 
     /// How long the bridge waits to learn whether the daemon is there: a connection and a health answer.
@@ -40,14 +46,24 @@ struct DaemonLink: Sendable {
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = Self.probeLimit
         self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.streamLimit
+        self.streams = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Stops the client; the bridge calls it once its server has stopped.
-    func shutdown() async throws { try await http.shutdown() }
+    /// The most event streams the bridge carries at once: more than the daemon serves by default.
+    static let streamLimit = 1_024
+    /// The most chunks of an event stream the bridge holds for a browser that reads slower than they come.
+    static let relayLimit = 1_024
+
+    /// Stops the clients; the bridge calls it once its server has stopped.
+    func shutdown() async throws {
+        try await http.shutdown()
+        try await streams.shutdown()
+    }
 
     /// Sends `request` to the daemon and streams its answer back (event streams too).
     func forward(_ request: Request, kind: Kind) async throws -> Response {
-        if kind == .change, let down = await probe() { return down }
+        if kind.isChange, let down = await probe() { return down }
         var outgoing = HTTPClientRequest(url: base + request.uri.description)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         // Only what the daemon reads: never the browser's Authorization or cookies.
@@ -60,17 +76,46 @@ struct DaemonLink: Sendable {
         if body.readableBytes > 0 { outgoing.body = .bytes(body) }
         let answer: HTTPClientResponse
         do {
-            answer = try await http.execute(outgoing, timeout: kind == .stream ? .hours(24) : Self.answerLimit)
+            if case .stream = kind {
+                answer = try await streams.execute(outgoing, timeout: .hours(24))
+            } else {
+                answer = try await http.execute(outgoing, timeout: Self.answerLimit)
+            }
         } catch {
-            return unavailable(error, sent: kind == .change)
+            return unavailable(error, sent: kind.isChange)
         }
         var headers = HTTPFields()
         for header in answer.headers where !Self.dropped.contains(header.name.lowercased()) {
             if let name = HTTPField.Name(header.name) { headers.append(HTTPField(name: name, value: header.value)) }
         }
-        // An event stream ends when the bridge stops, rather than keeping it waiting for the stream's next event.
-        return Response(status: .init(code: Int(answer.status.code)), headers: headers,
-                        body: ResponseBody(asyncSequence: answer.body.cancelOnGracefulShutdown()))
+        let relayed: ResponseBody
+        if case .stream(let left) = kind {
+            relayed = ResponseBody(asyncSequence: Self.relay(answer.body, until: left))
+        } else {
+            relayed = ResponseBody(asyncSequence: answer.body)
+        }
+        return Response(status: .init(code: Int(answer.status.code)), headers: headers, body: relayed)
+    }
+
+    /// `body` relayed until the browser leaves or the bridge stops. Hummingbird's writer reads in the request's task
+    /// and is told of neither, so the relay ends the sequence it reads; ending it cancels the read of the daemon's
+    /// answer, which closes that connection to the daemon at once. A browser that falls ``relayLimit`` chunks behind
+    /// is cut off rather than buffered for: its page reconnects with `Last-Event-ID`, and the daemon resumes there.
+    private static func relay(_ body: HTTPClientResponse.Body, until left: EventLoopFuture<Void>) -> AsyncThrowingStream<ByteBuffer, any Error> {
+        let (relayed, sink) = AsyncThrowingStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingOldest(Self.relayLimit))
+        let reader = Task {
+            do {
+                for try await chunk in body.cancelOnGracefulShutdown() {
+                    if case .dropped = sink.yield(chunk) { break }
+                }
+                sink.finish()
+            } catch {
+                sink.finish(throwing: error)
+            }
+        }
+        sink.onTermination = { _ in reader.cancel() }
+        left.whenComplete { _ in sink.finish() }
+        return relayed
     }
 
     /// Nil when the daemon answers its health endpoint within ``probeLimit``; else the 503 to give instead.

@@ -18,7 +18,7 @@ import Services
 /// refused and never reaches the daemon. Written here because no library bridges HTTP from TCP to a Unix socket
 /// with these checks.
 struct DashboardBridge: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = BridgeRequestContext
 
     let token: String
     /// The port the bridge listens on, once known; requests are checked against it.
@@ -52,7 +52,7 @@ struct DashboardBridge: HTTPResponder {
             return refusal
         }
         let kind: DaemonLink.Kind = request.method == .get || request.method == .head
-            ? (path.hasSuffix("/events") ? .stream : .read) : .change
+            ? (path.hasSuffix("/events") ? .stream(until: BrowserLeftWatch.future(of: context.channel)) : .read) : .change
         return try await daemon.forward(request, kind: kind)
     }
 

@@ -39,6 +39,7 @@ struct Dashboard: AsyncParsableCommand {
         let bridge = DashboardBridge(token: token, port: { bound.port }, daemon: daemon)
         let app = Application(
             responder: bridge,
+            server: .http1(configuration: .init(additionalChannelHandlers: [BrowserLeftWatch()])),
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "scenarioctl-dashboard"),
             onServerRunning: { channel in
                 bound.port = channel.localAddress?.port ?? port

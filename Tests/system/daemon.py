@@ -93,3 +93,20 @@ class Daemon:
             self.http.close()
         self.process.kill()
         self.process.wait(timeout=30)
+
+
+def unix_connections(pid):
+    """(Unix-socket connections, open file descriptors) of process `pid`: for `scenarioctl dashboard`, whose only Unix
+    sockets are its connections to the daemon."""
+    inodes = set()
+    descriptors = os.listdir(f"/proc/{pid}/fd")
+    for descriptor in descriptors:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{descriptor}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    with open("/proc/net/unix") as table:
+        unix = sum(1 for line in table.read().splitlines()[1:] if line.split()[6] in inodes)
+    return unix, len(descriptors)

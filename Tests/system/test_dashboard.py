@@ -9,13 +9,14 @@ On the old cookie-based bridge these fail at `bridge()`'s URL form (it printed `
 beyond it: a request without the token got 403, not 401 tokenRefused, /dashboard/ needed the token, the token in
 an Authorization header was refused and in a cookie accepted, and a stopped daemon gave no 503 daemonUnavailable."""
 import re
+import socket
 import subprocess
 import threading
 import time
 
 import httpx
 
-from daemon import SCENARIOCTL
+from daemon import SCENARIOCTL, unix_connections
 
 
 def bridge(daemon, session=None):
@@ -244,6 +245,44 @@ def test_a_stopped_daemon_gets_503_at_once_and_no_change_is_kept_for_later(daemo
                 assert [step["kind"] for step in steps] == ["start"], (outage, steps)
                 assert daemon.call("GET", "/v1/sessions/default/kv/during-outage").status_code == 404
                 assert browser.post("/v1/sessions/default/clock/advance", json={"by": "15m"}).json()["now"] == "2026-11-01T09:15:00Z"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_abandoned_event_streams_give_back_theirunix_connections(daemon_with):
+    """10,000 event streams opened through the bridge and abandoned by a raw client (the browser's navigation, reload
+    or closed tab): the bridge holds no daemon connection and no descriptor for any of them, and every request is
+    answered. Before, the bridge kept each until the session's next event and answered 503 from the 9th on."""
+    daemon = daemon_with({}, ["--scenario", "offline-demo"])
+    process, base, token = bridge(daemon)
+    port = int(base.rsplit(":", 1)[1])
+    head = f"Host: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n\r\n"
+
+    def get(path):
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+            connection.sendall(f"GET {path} HTTP/1.1\r\n{head}".encode())
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = connection.recv(4096)
+                assert chunk, f"the bridge closed GET {path} unanswered"
+                data += chunk
+            return data.split(b"\r\n", 1)[0]
+
+    try:
+        get("/v1/health")
+        baseline = unix_connections(process.pid)
+        samples = []
+        for index in range(10_000):
+            assert get("/v1/sessions/default/events") == b"HTTP/1.1 200 OK", index
+            if index % 1_000 == 999:
+                deadline = time.monotonic() + 5
+                while unix_connections(process.pid)[0] > baseline[0] + 1 and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                assert get("/v1/health") == b"HTTP/1.1 200 OK", index
+                samples.append(unix_connections(process.pid))
+        assert all(unix <= baseline[0] + 1 for unix, _ in samples), (baseline, samples)
+        assert max(descriptors for _, descriptors in samples) <= baseline[1] + 4, (baseline, samples)
     finally:
         process.terminate()
         process.wait(timeout=10)
