@@ -14,8 +14,8 @@ import Yams
 /// recorded order. Unless `keepSecrets` is set, credentials are left out:
 /// `Authorization`, `Cookie` and `Set-Cookie` values; in JSON bodies, the fields that are always secrets
 /// (``/Services/JSONValue/secretFieldNames``) and the scenario's `network.redact` pointers — a request matcher leaves
-/// them out (it matches any value there) and a response fixture holds `<redacted>` instead; and in form bodies, the
-/// same field names.
+/// them out (it matches any value there) and a response fixture holds `<redacted>` instead; and in form bodies and
+/// query strings, the same field names.
 public struct RecordedScenario: Sendable {
     /// The header fields whose values are secrets.
     public static let secretHeaders: Set<String> = ["authorization", "cookie", "set-cookie"]
@@ -153,7 +153,9 @@ public struct RecordedScenario: Sendable {
                 var bare = components
                 bare?.query = nil
                 url = bare?.string ?? request.url
-                query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { _, last in last }
+                // A credential in the query (`?access_token=…`) is left out as in a body: the matcher takes any value.
+                let items = (components?.queryItems ?? []).filter { redact == nil || !JSONValue.isSecretField($0.name) }
+                query = Dictionary(items.map { ($0.name, $0.value ?? "") }) { _, last in last }
                 // Only a JSON body can be matched; requests with other bodies share a route and its order.
                 body = request.body.isEmpty ? nil : try? JSONValue(json: request.body)
                 if let redact, let json = body { body = json.redactingSecrets(pointers: redact, replacement: nil).value }
@@ -446,7 +448,7 @@ public struct RecordedScenario: Sendable {
         top.append(("network", .mapping(.init([("unmatched", "connectionRefused"), ("routes", .sequence(.init(routes)))]))))
         let header = """
         # \(origin.header)
-        # Each route answers in the order the responses were recorded.\(keepSecrets ? "" : "\n# Credentials were left out: Authorization, Cookie and Set-Cookie values, and secret body fields (password, token, …)\n# in request matchers (which then match any value) and response fixtures (<redacted>); --keep-secrets keeps them.")
+        # Each route answers in the order the responses were recorded.\(keepSecrets ? "" : "\n# Credentials were left out: Authorization, Cookie and Set-Cookie values, and secret body and query fields (password,\n# access_token, …) in request matchers (which then match any value) and response fixtures (<redacted>); --keep-secrets keeps them.")
 
         """
         let body = (try? Yams.serialize(node: .mapping(.init(top)), width: -1, allowUnicode: true)) ?? ""

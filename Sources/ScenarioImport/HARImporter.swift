@@ -29,7 +29,11 @@ public enum HARImporter {
                 untranslated.append(UntranslatedPart(source: place, reason: "the request got no response (status \(entry.response.status)\(entry.response.failureText.map { ", \($0)" } ?? "")); a browser's blocked or aborted request has nothing to replay."))
                 continue
             }
-            if entry.response.content.text == nil, (entry.response.content.size ?? 0) != 0 {
+            // A redirect (followed below) and an answer that has no body by its status lose nothing without one.
+            let status = entry.response.status
+            let bodiless = (100..<200).contains(status) || (300..<400).contains(status) || status == 204 || status == 205
+                || entry.request.method.uppercased() == "HEAD"
+            if entry.response.content.text == nil, (entry.response.content.size ?? 0) != 0, !bodiless {
                 untranslated.append(UntranslatedPart(source: place + "/response/content", reason: "the HAR has no body for this response (a browser keeps only the bodies the page read); the route answers with an empty body. Record again with the body read, or put it in the route's bodyFile."))
             }
             exchanges.append(exchange)

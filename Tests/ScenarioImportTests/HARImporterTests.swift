@@ -66,4 +66,43 @@ final class HARImporterTests: XCTestCase {
         XCTAssertFalse(yaml.contains("status: 301"), yaml)
         XCTAssertEqual(scenario.files.filter { $0.key.hasPrefix("fixtures/") }.values.filter { $0 == Data("moved here".utf8) }.count, 2, yaml)
     }
+
+    /// Credentials in a query string are left out of the route's `query` matcher, as the same names in a body are
+    /// (the matcher then takes any value); `--keep-secrets` keeps them. Found kept: `?access_token=…&api_key=…`.
+    func testSecretsInTheQueryAreLeftOutUnlessKept() throws {
+        let text = """
+        {"log": {"entries": [
+          {"startedDateTime": "2026-11-01T09:00:00Z", "request": {"method": "GET", "url": "https://a.example/items?page=2&access_token=tok-SECRET-1&api_key=key-SECRET-2&Client-Secret=cs-SECRET-3", "headers": []},
+           "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"text": "[]"}}}
+        ]}}
+        """
+        let redacted = try HARImporter.importScenario(from: Data(text.utf8), file: "query.har", options: options)
+        let yaml = String(decoding: redacted.files["scenario.yaml"]!, as: UTF8.self)
+        XCTAssertFalse(yaml.contains("SECRET"), yaml)
+        XCTAssertTrue(yaml.contains("page: \"2\"") || yaml.contains("page: '2'"), yaml)
+        var keep = options
+        keep.keepSecrets = true
+        let kept = try HARImporter.importScenario(from: Data(text.utf8), file: "query.har", options: keep)
+        let keptYAML = String(decoding: kept.files["scenario.yaml"]!, as: UTF8.self)
+        for secret in ["tok-SECRET-1", "key-SECRET-2", "cs-SECRET-3"] { XCTAssertTrue(keptYAML.contains(secret), keptYAML) }
+    }
+
+    /// A redirect and a 204 have no body to lose: they are not listed as "the HAR has no body"; a 200 without its
+    /// body still is.
+    func testOnlyAnswersThatLostTheirBodyAreListed() throws {
+        let text = """
+        {"log": {"entries": [
+          {"startedDateTime": "2026-11-01T09:00:00Z", "request": {"method": "GET", "url": "https://a.example/old", "headers": []},
+           "response": {"status": 302, "headers": [{"name": "Location", "value": "/new"}], "content": {"size": 154}, "redirectURL": "/new"}},
+          {"startedDateTime": "2026-11-01T09:00:01Z", "request": {"method": "GET", "url": "https://a.example/new", "headers": []},
+           "response": {"status": 200, "headers": [], "content": {"text": "here"}}},
+          {"startedDateTime": "2026-11-01T09:00:02Z", "request": {"method": "DELETE", "url": "https://a.example/item/1", "headers": []},
+           "response": {"status": 204, "headers": [], "content": {"size": -1}}},
+          {"startedDateTime": "2026-11-01T09:00:03Z", "request": {"method": "GET", "url": "https://a.example/unread", "headers": []},
+           "response": {"status": 200, "headers": [], "content": {"size": 512}}}
+        ]}}
+        """
+        let scenario = try HARImporter.importScenario(from: Data(text.utf8), file: "bodies.har", options: options)
+        XCTAssertEqual(scenario.untranslated.map(\.source), ["bodies.har /log/entries/3/response/content"])
+    }
 }
