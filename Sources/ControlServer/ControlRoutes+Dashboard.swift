@@ -42,6 +42,9 @@ struct DashboardAsset: Sendable {
             HTTPField.Name("X-Content-Type-Options")!: "nosniff",
             .cacheControl: "no-cache",
             HTTPField.Name("Referrer-Policy")!: "no-referrer",
+            // A page of another origin that opens the dashboard (in the tab that showed it) gets no handle on it,
+            // and the popup no copy of the tab's sessionStorage, where the bridge's token is.
+            HTTPField.Name("Cross-Origin-Opener-Policy")!: "same-origin",
         ], body: ResponseBody(byteBuffer: bytes))
     }
 }

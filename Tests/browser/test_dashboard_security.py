@@ -19,7 +19,7 @@ import httpx
 import pytest
 from selenium.webdriver.common.by import By
 
-from bridge import MOCK_VIEWS, Bridge, BridgeDidNotStart, all_cookies, chrome, free_port, now_text, shoot, state_text, wait
+from bridge import MOCK_VIEWS, Bridge, BridgeDidNotStart, all_cookies, banner_text, chrome, free_port, now_text, shoot, state_text, wait
 from daemon import Daemon
 
 ATTACK = """<!doctype html>
@@ -91,6 +91,15 @@ const body = JSON.stringify({ scenario: "offline-demo", id: "attacker" });
 """
 
 
+POPUP = """<!doctype html><html><body><p id="status">opening</p><script>
+// Opened in the tab that showed the dashboard: a popup of the dashboard would start with a copy of this tab's
+// sessionStorage, token included, unless the dashboard cuts itself off from its opener.
+window.dashboard = window.open("BRIDGE/dashboard/#/session/default", "dashboard");
+document.getElementById("status").textContent = "opened";
+</script></body></html>
+"""
+
+
 class Attacker:
     """A server on another 127.0.0.1 port that logs every request line, all headers and every body it gets."""
 
@@ -124,7 +133,10 @@ class Attacker:
 
             def do_GET(self):
                 self.record()
-                if self.path.startswith("/attack"):
+                if self.path.startswith("/popup"):
+                    page = POPUP.replace("BRIDGE", bridge_base)
+                    self.answer(200, "text/html; charset=utf-8", page.encode())
+                elif self.path.startswith("/attack"):
                     with attacker.lock:
                         attacker.rounds += 1
                         round_ = attacker.rounds
@@ -431,3 +443,31 @@ def test_a_token_of_an_earlier_bridge_on_the_same_port_is_refused(tmp_path):
         for bridge in bridges:
             bridge.stop()
         daemon.stop()
+
+
+def test_a_page_of_another_local_server_in_the_dashboards_tab_cannot_open_it_with_the_token(stack):
+    """A page of another port, loaded in the tab that showed the dashboard, opens the dashboard in a popup: the popup
+    would start with a copy of the tab's sessionStorage, token and all, and its opener could steer it. The dashboard
+    is served with `Cross-Origin-Opener-Policy: same-origin`, so the popup is cut off from its opener and gets
+    no token: it shows no session and asks for the printed URL."""
+    daemon, bridge, attacker = stack
+    browser = chrome()
+    try:
+        tab = open_dashboard(browser, bridge, "popup")
+        browser.get(attacker.url.replace("/attack", "/popup"))
+        wait(browser, lambda: browser.find_element(By.ID, "status").text == "opened", "the attacker's popup")
+        wait(browser, lambda: len(browser.window_handles) == 2, "the popup's window")
+        popup = [handle for handle in browser.window_handles if handle != tab][0]
+        browser.switch_to.window(popup)
+        wait(browser, lambda: browser.current_url.startswith(bridge.base + "/dashboard/"), "the dashboard in the popup")
+        wait(browser, lambda: banner_text(browser) != "", "the popup's banner")
+        shoot(browser, "security-05-popup-of-another-port")
+        assert browser.execute_script("return sessionStorage.getItem('scenariod-dashboard-token')") is None
+        assert browser.execute_script("return window.opener") is None
+        assert "tokenRefused" in banner_text(browser) or "printed" in banner_text(browser), banner_text(browser)
+        assert "lastRefresh" not in state_text(browser)
+        # The opener lost its handle on the popup too.
+        browser.switch_to.window(tab)
+        assert browser.execute_script("return window.dashboard === null || window.dashboard.closed") is True
+    finally:
+        browser.quit()

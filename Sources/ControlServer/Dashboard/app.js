@@ -21,6 +21,13 @@ function takeTokenFromAddress() {
   const session = given.get("session");
   history.replaceState(null, "", `${location.pathname}${session ? `#/session/${encodeURIComponent(session)}` : "#/scenarios"}`);
 }
+// A document that arrives by a new navigation (not a reload or a step through the tab's history) without the token in
+// its address starts without one: a popup that a page of another port opens starts with a copy of its tab's
+// sessionStorage, token included (Chromium copies it even across the Cross-Origin-Opener-Policy the page is served
+// with, which only cuts the popup off from its opener). So a typed or opened address needs the printed URL again.
+if (performance.getEntriesByType("navigation")[0]?.type === "navigate" && !location.hash.startsWith("#token=")) {
+  sessionStorage.removeItem(tokenKey);
+}
 takeTokenFromAddress();
 function withToken(headers = {}) {
   const token = sessionStorage.getItem(tokenKey);
