@@ -8,6 +8,8 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     public var line: Int
     /// The 1-based column of the problem, counted in characters.
     public var column: Int
+    /// Whether the problem is a number no `Int` or `Double` holds exactly, which no lenient reading may change.
+    public var isInexactNumber = false
 
     /// A problem at a place.
     public init(problem: String, line: Int, column: Int) {
@@ -202,6 +204,7 @@ private struct StrictJSONParser {
             while index < bytes.count, Self.isDigit(bytes[index]) { index += 1 }
         }
         var whole = true
+        var hasExponent = false
         if peek(UInt8(ascii: ".")) {
             whole = false
             index += 1
@@ -210,6 +213,7 @@ private struct StrictJSONParser {
         }
         if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
             whole = false
+            hasExponent = true
             index += 1
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
             guard index < bytes.count, Self.isDigit(bytes[index]) else { throw failure("expected a digit in the exponent") }
@@ -218,6 +222,11 @@ private struct StrictJSONParser {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if whole, let integer = Int(text) { return .int(integer) }
         guard let double = Double(text), double.isFinite else { throw failure("the number \(text) is too large", at: start) }
+        // Never another number than the one sent: one a 64-bit float cannot hold is refused, naming what it would be.
+        guard JSONNumberText.isExact(double, from: bytes[start..<index], hasExponent: hasExponent) else {
+            let why = whole ? "past the 64-bit integers" : double == 0 ? "too small for a 64-bit float" : "more precise than a 64-bit float"
+            throw failure("the number \(text) cannot be kept exactly: it would read \(double) (\(why)); send it as a string to keep every digit", at: start, inexactNumber: true)
+        }
         // A whole number written with a point or an exponent (4.0, 1e3) is the integer JSON Schema says it is, as
         // Foundation's decoder read it before: an integer field takes it.
         if let integer = Int(exactly: double) { return .int(integer) }
@@ -256,12 +265,14 @@ private struct StrictJSONParser {
         return "'\(character)'"
     }
 
-    private func failure(_ problem: String, at offset: Int? = nil) -> JSONSyntaxError {
+    private func failure(_ problem: String, at offset: Int? = nil, inexactNumber: Bool = false) -> JSONSyntaxError {
         let offset = min(offset ?? index, bytes.count)
         let before = bytes[..<offset]
         let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
         let line = before.count(where: { $0 == 0x0A }) + 1
         let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
-        return JSONSyntaxError(problem: problem, line: line, column: column)
+        var error = JSONSyntaxError(problem: problem, line: line, column: column)
+        error.isInexactNumber = inexactNumber
+        return error
     }
 }

@@ -50,10 +50,13 @@ public enum JSONValue: Sendable, Hashable, Codable {
         // type's Codable conformance, which tries each kind in turn (profiled: a journaled request body cost more
         // than the rest of the request). What it refuses, a trailing comma or a duplicate key, Foundation's
         // decoder still reads as it always did, and a body neither reads throws Foundation's error, as before.
-        if let value = try? JSONValue(strictJSON: data) {
-            self = value
+        do {
+            self = try JSONValue(strictJSON: data)
             return
-        }
+        } catch where error.isInexactNumber {
+            // Foundation would read it as another number: kept out, the bytes stay the text they were.
+            throw error
+        } catch {}
         self = try JSONDecoder().decode(JSONValue.self, from: data)
     }
 

@@ -2,6 +2,8 @@
 line and column; an argument of the wrong type is named, with the type in the Model description's own words.
 (Before: a trailing comma was accepted with 200, and `driver: 4.5` read "argument '' is invalid: The given data was
 not valid JSON".)"""
+import json
+
 import pytest
 
 
@@ -56,3 +58,31 @@ def test_a_whole_number_with_a_point_is_an_integer_field_too(daemon):
     answer = daemon.call("POST", "/v1/sessions/ratings/rewind", content='{"step": 0.0}',
                          headers={"Content-Type": "application/json"})
     assert answer.status_code == 200, answer.text
+
+
+@pytest.mark.parametrize("number,reads", [("-9223372036854775809", "-9.223372036854776e+18"), ("1e-400", "0.0"),
+                                          ("12345678901234567890", "1.2345678901234567e+19"),
+                                          ("3.9999999999999999", "4.0"), ("4.0000000000000000001", "4.0")])
+def test_a_number_that_would_be_stored_as_another_is_refused(daemon, number, reads):
+    """Found: `PUT …/kv/n` with -9223372036854775809 stored -9223372036854775808, 1e-400 stored 0, and an integer
+    argument of 3.9999999999999999 was taken as 4. Now each is refused with 400, naming the number, what it would
+    read and what to do, and nothing is stored or done."""
+    answer = daemon.call("PUT", "/v1/sessions/ratings/kv/n", expect=400, content=number, headers={"Content-Type": "application/json"})
+    error = answer.json()
+    assert error["code"] == "malformedJSON", error
+    assert f"the number {number} cannot be kept exactly: it would read {reads}" in error["message"], error
+    assert "send it as a string" in error["message"], error
+    assert daemon.call("GET", "/v1/sessions/ratings/kv/n").status_code == 404
+    answer = daemon.call("POST", "/v1/sessions/ratings/actions/rate", expect=400,
+                         content=f'{{"driver": {number}, "bus": 4}}', headers={"Content-Type": "application/json"})
+    assert f"the number {number} cannot be kept exactly" in answer.json()["message"], answer.json()
+    steps = daemon.call("GET", "/v1/sessions/ratings/history", expect=200).json()["steps"]
+    assert [step["kind"] for step in steps] == ["start"], steps
+
+
+def test_numbers_a_float_or_an_integer_holds_are_stored_as_sent(daemon):
+    for number in ["9223372036854775807", "-9223372036854775808", "0.30000000000000004", "1.7976931348623157e308", "5e-324", "4.0"]:
+        put = daemon.call("PUT", "/v1/sessions/ratings/kv/n", content=number, headers={"Content-Type": "application/json"})
+        assert put.status_code in (200, 204), (number, put.status_code, put.text)
+        stored = daemon.call("GET", "/v1/sessions/ratings/kv/n", expect=200).json()
+        assert stored == (4 if number == "4.0" else json.loads(number)), (number, stored)
