@@ -151,7 +151,9 @@ import Yams
         Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/s1/rewind", body: #"{"step":999}"#, status: 422, code: "unknownStep"),
         Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/s1/rewind", body: #"{"step":"one"}"#, status: 400, code: "invalidRequest"),
         Call(operationId: "getHistory", method: "GET", path: "/v1/sessions/no-such/history", status: 404, code: "unknownSession"),
-        Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/s1/rewind", body: #"{"step":485064608110005159198720}"#, status: 400, code: "invalidRequest"),
+        // A step past the integers: a number the body cannot carry exactly, refused before any field is read.
+        Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/s1/rewind", body: #"{"step":485064608110005159198720}"#, status: 400, code: "malformedJSON"),
+        Call(operationId: "rewindSession", method: "POST", path: "/v1/sessions/s1/rewind", body: #"{"step":1.5}"#, status: 400, code: "invalidRequest"),
         Call(operationId: "showScenario", method: "GET", path: "/v1/scenarios/reload", status: 405, code: "methodNotAllowed"),
         Call(operationId: "saveSession", method: "POST", path: "/v1/sessions/s1/save", body: #"{"name":"agreement-saved"}"#, status: 409, code: "scenarioExists"),
         Call(operationId: "saveSession", method: "POST", path: "/v1/sessions/s1/save", body: #"{"name":"a/b"}"#, status: 400, code: "invalidScenarioName"),
