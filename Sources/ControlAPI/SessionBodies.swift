@@ -254,7 +254,8 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case historyChanged
     /// data: a ``ModelEscapeBody``: the Model did work the session could not see or order.
     case modelEscaped
-    /// data: a ``GapBody``: a reconnecting client missed events no longer retained; the current state follows.
+    /// data: a ``GapBody``: a reconnecting client missed events no longer retained (the current state follows), or
+    /// a reader fell so far behind that its stream dropped events (``GapBody/missed`` says how many).
     case gap
 }
 
@@ -266,11 +267,17 @@ public struct GapBody: Codable, Sendable, Hashable {
     public var oldestRetained: Int?
     /// What was missed and what follows.
     public var message: String
+    /// For a reader that fell behind: how many events it missed, all after ``lastEventId``.
+    public var missed: Int?
+    /// For a reader that fell behind: the id of the newest event it missed.
+    public var lastMissed: Int?
 
     /// The data of a `gap` event.
-    public init(lastEventId: Int, oldestRetained: Int?, message: String) {
+    public init(lastEventId: Int, oldestRetained: Int?, message: String, missed: Int? = nil, lastMissed: Int? = nil) {
         self.lastEventId = lastEventId
         self.oldestRetained = oldestRetained
         self.message = message
+        self.missed = missed
+        self.lastMissed = lastMissed
     }
 }

@@ -18,7 +18,9 @@ enum EventStream {
     /// - Throws: ``HostError`` `.tooManySubscribers` before anything is sent, so the client gets a plain refusal.
     static func response(for session: Session, after lastEventID: Int?, connection: (any Channel)?) async throws(HostError) -> Response {
         let subscription = try await session.eventStream(after: lastEventID)
-        let events = untilGone(subscription.events, connection: connection)
+        // The writer cannot leave its task, so the client's going ends the stream it reads, which gives back the
+        // session's stream at once.
+        if let connection { ClientGoneWatch.future(of: connection).whenComplete { _ in subscription.end() } }
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
@@ -37,8 +39,13 @@ enum EventStream {
                         try await writer.write(frame(.stateChanged, id: subscription.openingIDs.last ?? 0, json: state.jsonData))
                     }
                 }
-                for await numbered in events.cancelOnGracefulShutdown() {
+                var lastWritten = subscription.openingIDs.last ?? lastEventID ?? 0
+                for await numbered in subscription.events.cancelOnGracefulShutdown() {
                     let id = numbered.id
+                    if let missed = subscription.takeMissed(before: numbered) {
+                        try await writer.write(frame(.gap, id: lastWritten, Self.gap(missed, after: lastWritten)))
+                    }
+                    lastWritten = id
                     switch numbered.event {
                     case .stateChanged(let state): try await writer.write(frame(.stateChanged, id: id, json: state.jsonData))
                     case .requestJournaled(let exchange): try await writer.write(frame(.requestJournaled, id: id, exchange))
@@ -72,19 +79,12 @@ enum EventStream {
         return id
     }
 
-    /// `events` relayed until the client of `connection` goes away. The writer cannot leave its task, so the
-    /// relay ends the stream it reads; ending it cancels the relay, which gives back the session's stream.
-    private static func untilGone(_ events: AsyncStream<NumberedEvent>, connection: (any Channel)?) -> AsyncStream<NumberedEvent> {
-        guard let connection else { return events }
-        // The same bound as the session's streams: a slow reader loses the oldest events.
-        let (relayed, sink) = AsyncStream.makeStream(of: NumberedEvent.self, bufferingPolicy: .bufferingNewest(1_024))
-        let relay = Task {
-            for await event in events { sink.yield(event) }
-            sink.finish()
-        }
-        sink.onTermination = { _ in relay.cancel() }
-        ClientGoneWatch.future(of: connection).whenComplete { _ in sink.finish() }
-        return relayed
+    /// The `gap` a reader that fell behind gets before the next event it reads.
+    static func gap(_ missed: MissedEvents.Run, after lastWritten: Int) -> GapBody {
+        let message = "this reader fell behind: \(missed.count) event\(missed.count == 1 ? " was" : "s were") dropped, the last "
+            + "\(missed.lastID) (a stream keeps the newest \(EventSubscription.bufferSize)); read the state again, or "
+            + "reconnect with Last-Event-ID: \(lastWritten) to get those still retained."
+        return GapBody(lastEventId: lastWritten, oldestRetained: nil, message: message, missed: missed.count, lastMissed: missed.lastID)
     }
 
     static func frame(_ name: EventName, id: Int, _ data: some Encodable) -> ByteBuffer {

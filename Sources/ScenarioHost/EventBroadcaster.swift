@@ -27,20 +27,64 @@ public struct EventSubscription: Sendable {
     /// the current state's after a gap. The events that follow have higher ids.
     public let openingIDs: [Int]
     public let start: Start
+    let missed: MissedEvents
+    let finish: @Sendable () -> Void
+
+    /// The most events a stream holds for its reader; past it the oldest are dropped.
+    public static let bufferSize = 1_024
+
+    /// The events dropped because this stream's reader fell ``bufferSize`` behind, all of them
+    /// before `event`: taken (and counted from zero again) when any were, so the reader can say so before `event`.
+    public func takeMissed(before event: NumberedEvent) -> MissedEvents.Run? {
+        missed.take(before: event.id)
+    }
+
+    /// Ends the stream now (its reader has gone): its loop ends and its place under the limits is given back.
+    public func end() { finish() }
+}
+
+/// Events a slow reader's stream dropped: the newest are kept, so a run of the oldest is lost.
+public final class MissedEvents: Sendable {
+    /// A run of dropped events.
+    public struct Run: Sendable, Hashable {
+        /// How many were dropped.
+        public var count: Int
+        /// The id of the newest dropped.
+        public var lastID: Int
+    }
+
+    private let run = Mutex<Run?>(nil)
+
+    func note(_ id: Int) {
+        run.withLock { run in run = Run(count: (run?.count ?? 0) + 1, lastID: id) }
+    }
+
+    func take(before id: Int) -> Run? {
+        run.withLock { run in
+            guard let taken = run, taken.lastID < id else { return nil }
+            run = nil
+            return taken
+        }
+    }
 }
 
 /// Fans events out to every open stream of a session, numbering them, and keeps the newest so a client that
 /// reconnects with the last id it saw gets what it missed. Each stream buffers the newest events, so a slow reader
-/// loses old events rather than holding the session up.
+/// loses old events rather than holding the session up, and is told how many (``EventSubscription/takeMissed(before:)``).
 final class EventBroadcaster: Sendable {
-    static let bufferSize = 1_024
+    static let bufferSize = EventSubscription.bufferSize
     /// Events kept for clients that reconnect. Kept only once the session has had a subscriber, so the sessions
     /// nobody watches (most of a test suite's) hold none.
     static let retainedCount = 256
 
+    private struct Subscriber {
+        let continuation: AsyncStream<NumberedEvent>.Continuation
+        let missed: MissedEvents
+    }
+
     private struct State {
         var nextStream = 0
-        var open: [Int: AsyncStream<NumberedEvent>.Continuation] = [:]
+        var open: [Int: Subscriber] = [:]
         var lastID = 0
         var retained: [NumberedEvent] = []
         var everSubscribed = false
@@ -66,6 +110,7 @@ final class EventBroadcaster: Sendable {
     /// - Throws: ``HostError`` `.tooManySubscribers` past this session's limit or the host's.
     func subscribe(session: String, after lastEventID: Int?) throws(HostError) -> EventSubscription {
         let (stream, continuation) = AsyncStream.makeStream(of: NumberedEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferSize))
+        let missed = MissedEvents()
         let claimed: Result<([Int], EventSubscription.Start), HostError> = state.withLock { state in
             forgetEnded(&state)
             guard state.open.count < limit else {
@@ -81,7 +126,7 @@ final class EventBroadcaster: Sendable {
                 self?.ended.withLock { $0.append(streamID) }
                 allStreams.release()
             }
-            state.open[streamID] = continuation
+            state.open[streamID] = Subscriber(continuation: continuation, missed: missed)
             state.everSubscribed = true
             var start = EventSubscription.Start.now
             if let lastEventID {
@@ -103,7 +148,7 @@ final class EventBroadcaster: Sendable {
             return .success((opening, start))
         }
         let (opening, start) = try claimed.get()
-        return EventSubscription(events: stream, openingIDs: opening, start: start)
+        return EventSubscription(events: stream, openingIDs: opening, start: start, missed: missed, finish: { continuation.finish() })
     }
 
     /// Whether any stream is open.
@@ -125,7 +170,10 @@ final class EventBroadcaster: Sendable {
             }
             // Yielded under the lock, so every stream sees the ids in order (a yield never calls back into here,
             // and a stream's end takes `ended`'s lock, not this one).
-            for continuation in state.open.values { continuation.yield(numbered) }
+            for subscriber in state.open.values {
+                // The buffer keeps the newest: the oldest waiting is dropped, and counted for the reader to hear of.
+                if case .dropped(let oldest) = subscriber.continuation.yield(numbered) { subscriber.missed.note(oldest.id) }
+            }
         }
     }
 
@@ -138,8 +186,8 @@ final class EventBroadcaster: Sendable {
 
     /// Ends every stream.
     func finish() {
-        for continuation in state.withLock({ Array($0.open.values) }) {
-            continuation.finish()
+        for subscriber in state.withLock({ Array($0.open.values) }) {
+            subscriber.continuation.finish()
         }
     }
 }

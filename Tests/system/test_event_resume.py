@@ -6,6 +6,7 @@ import subprocess
 
 import httpx
 
+import rawhttp
 from daemon import SCENARIOCTL
 
 
@@ -128,3 +129,56 @@ def test_no_id_is_seen_twice_across_connections_and_a_gap(daemon_with):
     advance(daemon)
     seen += [event_id for event_id, _, _ in read_events(daemon, 1, headers={"Last-Event-ID": str(seen[-1])})]
     assert len(seen) == len(set(seen)) and seen == sorted(seen), seen
+
+
+def test_a_reader_that_falls_behind_is_told_of_every_event_it_missed(daemon_with, tmp_path):
+    """Attached to /events while a reply of 100,000 stream events is delivered, a reader that does not read meanwhile
+    loses the oldest, and between any two events it reads, the ids it did not get are exactly what a `gap` event
+    between them counts (`missed`, `lastMissed`, and how to catch up). Found: 4,282 events read with 3,163 gaps in
+    the ids and no `gap`."""
+    count = 100_000
+    directory = tmp_path / "scenarios" / "long-reply"
+    directory.mkdir(parents=True)
+    with open(directory / "reply.jsonl", "w") as reply:
+        for index in range(1, count + 1):
+            reply.write(f'{{"at": "+{index}ms", "event": "token", "data": {{"text": "x"}}}}\n')
+        reply.write(f'{{"at": "+{count + 1}ms", "event": "done", "data": {{}}}}\n')
+    (directory / "scenario.yaml").write_text(
+        "description: A reply of 100,000 tokens.\nextends: assistant-happy\nnetwork:\n  routes:\n"
+        "    - extends: reply\n      response:\n        stream:\n          file: reply.jsonl\n")
+    daemon = daemon_with({}, ["--scenarios", str(tmp_path / "scenarios")])
+    daemon.session("long-reply", "long")
+    daemon.act("long", "send", text="hi")
+    reader = rawhttp.connect(daemon.socket, timeout=60)
+    reader.sendall(b"GET /v1/sessions/long/events HTTP/1.1\r\nHost: scenariod\r\n\r\n")
+    moves = count // 5_000 + 1
+    for _ in range(moves):
+        daemon.call("POST", "/v1/sessions/long/clock/advance", expect=200, json={"by": "5s"})
+    final_step = len(daemon.call("GET", "/v1/sessions/long/history", expect=200).json()["steps"]) - 1
+    # Now read it all, up to the last move's history event.
+    buffer, frames = b"", []
+    while not any(name == "historyChanged" and data.get("newestStep") == final_step for _, name, data in frames[-3:]):
+        chunk = reader.recv(1 << 20)
+        assert chunk, f"the stream ended after {len(frames)} frames"
+        buffer += chunk
+        *blocks, buffer = buffer.split(b"\n\n")
+        for block in blocks:
+            fields = dict(line.split(": ", 1) for line in block.decode().split("\n") if ": " in line and not line.startswith("HTTP/"))
+            if "event" in fields:
+                frames.append((int(fields["id"]), fields["event"], json.loads(fields["data"])))
+    reader.close()
+    gaps = [data for _, name, data in frames if name == "gap"]
+    assert gaps, "the reader fell behind yet was told of no gap"
+    read = [(identifier, name) for identifier, name, _ in frames if name != "gap"]
+    missed = 0
+    for index in range(1, len(frames)):
+        identifier, name, data = frames[index]
+        if name == "gap":
+            following = frames[index + 1][0]
+            assert data["lastEventId"] == frames[index - 1][0], (frames[index - 1], data)
+            assert data["missed"] == following - data["lastEventId"] - 1 and data["lastMissed"] == following - 1, (data, following)
+            assert "Last-Event-ID" in data["message"] and "fell behind" in data["message"], data
+            missed += data["missed"]
+        elif frames[index - 1][1] != "gap":
+            assert identifier == frames[index - 1][0] + 1, f"ids {frames[index - 1][0]} then {identifier} with no gap between"
+    assert len(read) + missed == read[-1][0] - read[0][0] + 1, (len(read), missed, read[0], read[-1])
