@@ -14,12 +14,15 @@ public struct ControlConfiguration: Sendable {
     public var access: AccessPolicy
     /// How long a connection may take to deliver a request head, from opening or from its previous response.
     public var requestTimeout: Duration
+    /// How long a request's body may take to arrive whole, from its head.
+    public var bodyTimeout: Duration
 
     /// Creates a configuration.
     public init(name: String = "scenariod", version: String, defaultSession: String?, access: AccessPolicy = .open, requestTimeout: Duration = .seconds(30),
-                reload: @escaping @Sendable () async -> ScenarioCatalog) {
+                bodyTimeout: Duration = .seconds(30), reload: @escaping @Sendable () async -> ScenarioCatalog) {
         self.access = access
         self.requestTimeout = requestTimeout
+        self.bodyTimeout = bodyTimeout
         self.name = name
         self.version = version
         self.defaultSession = defaultSession

@@ -68,6 +68,7 @@ public struct ControlServer: Service, CustomStringConvertible {
         let logger = logger
         let access = routes.configuration.access
         let requestTimeout = TimeAmount(routes.configuration.requestTimeout)
+        let bodyTimeout = TimeAmount(routes.configuration.bodyTimeout)
         // One responder per connection, knowing its peer: the kernel's word on who is calling (SO_PEERCRED) is fixed
         // when the client connects, so it is asked once, as the connection is set up on its event loop, rather than
         // with a hop to that loop for every change (perf, issue 32).
@@ -112,6 +113,7 @@ public struct ControlServer: Service, CustomStringConvertible {
                     try pipeline.addHandler(ClientGoneWatch(eventLoop: channel.eventLoop), position: .first)
                     let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
                     try pipeline.addHandler(RequestTimeoutHandler(timeout: requestTimeout), position: .before(conversion))
+                    try pipeline.addHandler(RequestFramingHandler(bodyLimit: JSONBody.limit, bodyTimeout: bodyTimeout), position: .before(conversion))
                     let connection = Connection(http: http, channel: value)
                     guard !access.isRestricted else { return connection }
                     try pipeline.addHandler(SettledStateResponder(states: settledStates), position: .before(conversion))

@@ -32,10 +32,18 @@ extension DaemonOptions {
     }
 
     func resolvedRequestTimeout() throws -> Duration {
-        guard let timeout = DurationText.parse(requestTimeout), timeout > .zero else {
-            throw ValidationError("--request-timeout \(requestTimeout) is not a duration; write one such as 500ms, 10s or 1m.")
+        try Self.positiveDuration(requestTimeout, flag: "--request-timeout")
+    }
+
+    func resolvedBodyTimeout() throws -> Duration {
+        try Self.positiveDuration(bodyTimeout, flag: "--body-timeout")
+    }
+
+    private static func positiveDuration(_ text: String, flag: String) throws -> Duration {
+        guard let duration = DurationText.parse(text), duration > .zero else {
+            throw ValidationError("\(flag) \(text) is not a duration; write one such as 500ms, 10s or 1m.")
         }
-        return timeout
+        return duration
     }
 
     func resolvedLimits() throws -> HostLimits {

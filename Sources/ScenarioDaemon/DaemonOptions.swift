@@ -47,6 +47,10 @@ public struct DaemonOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("request-timeout"), help: ArgumentHelp("Close a connection that sends no complete request head for this long (idle or dripping).", valueName: "duration"))
     public var requestTimeout: String = "30s"
 
+    /// How long a request's body may take to arrive whole once its head has; past it the request gets 408.
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp("Answer 408 and close a connection whose request body has not arrived whole this long after its head.", valueName: "duration"))
+    public var bodyTimeout: String = "30s"
+
     /// Sessions clients may hold open at once; past it, creating one is refused with 429 `tooManySessions`.
     @Option(name: .customLong("max-sessions"), help: ArgumentHelp("Refuse to open more sessions than this at once (429 tooManySessions).", valueName: "n"))
     public var maxSessions: Int = HostLimits.default.sessions

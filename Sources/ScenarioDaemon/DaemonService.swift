@@ -73,6 +73,7 @@ public struct DaemonService: Service, CustomStringConvertible {
         // Flags are checked before anything is opened (a default session may open a database or a network client).
         let access = try options.resolvedAccessPolicy()
         let requestTimeout = try options.resolvedRequestTimeout()
+        let bodyTimeout = try options.resolvedBodyTimeout()
         let limits = try options.resolvedLimits()
 
         // The event loops' threads start, and the task-ownership check runs, while the scenarios load.
@@ -111,7 +112,7 @@ public struct DaemonService: Service, CustomStringConvertible {
         let server = ControlServer(
             listener: listener, host: host,
             configuration: ControlConfiguration(name: name, version: version, defaultSession: options.scenario == nil ? nil : "default",
-                                                access: access, requestTimeout: requestTimeout,
+                                                access: access, requestTimeout: requestTimeout, bodyTimeout: bodyTimeout,
                                                 reload: { await reloader.reload() }),
             logger: logger,
             onListening: {

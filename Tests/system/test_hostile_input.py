@@ -187,3 +187,51 @@ def test_a_clock_move_that_would_fire_timers_without_end_stops_with_a_clear_erro
     stopped = daemon.call("GET", f"/v1/sessions/{session}/clock", expect=200).json()["now"]
     assert stopped > "2026-11-01T09:00:00Z", stopped
     daemon.call("POST", f"/v1/sessions/{session}/clock/advance", json={"by": "15m"}, expect=200)
+
+
+FRAMING = [
+    ("a Content-Length that is not a number", b"Content-Length: abc\r\n\r\n1", 400, "malformedRequest", "content-length"),
+    ("two Content-Lengths", b"Content-Length: 1\r\nContent-Length: 2\r\n\r\n1", 400, "malformedRequest", "content-length"),
+    ("a Content-Length beside Transfer-Encoding", b"Content-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n1\r\n0\r\n\r\n",
+     400, "malformedRequest", "Transfer-Encoding"),
+    ("a coding other than chunked", b"Transfer-Encoding: gzip, chunked\r\n\r\n1\r\n1\r\n0\r\n\r\n", 501, "unsupportedTransferEncoding", "gzip"),
+    ("a Content-Length of 2 GiB", b"Content-Length: 2147483648\r\n\r\n1", 413, "bodyTooLarge", "2147483648"),
+]
+
+
+@pytest.mark.parametrize("name,rest,status,code,named", FRAMING, ids=[row[0] for row in FRAMING])
+def test_a_request_that_cannot_be_framed_gets_the_json_error_at_once(daemon, name, rest, status, code, named):
+    """Found: framing errors got 400 with an empty body, `gzip, chunked` was read as an empty body, and a declared
+    2 GiB body was waited for. Each is refused at once with the JSON error the API document promises, and closed."""
+    connection = rawhttp.connect(daemon.socket, timeout=5)
+    connection.sendall(b"PUT /v1/sessions/bystander/kv/k HTTP/1.1\r\nHost: s\r\nContent-Type: application/json\r\n" + rest)
+    answer = rawhttp.read_response(connection, limit=5)
+    body = json_error(*answer, status, code)
+    assert named in body["message"], body
+    assert answer[1].get("connection") == "close"
+    assert rawhttp.closed_by_peer(connection, limit=5)
+    assert daemon.call("GET", "/v1/sessions/bystander/kv/k").status_code == 404
+
+
+def test_a_garbage_request_line_gets_a_json_error(daemon):
+    connection = rawhttp.connect(daemon.socket, timeout=5)
+    connection.sendall(b"GARBAGE\r\n\r\n")
+    json_error(*rawhttp.read_response(connection, limit=5), 400, "malformedRequest")
+
+
+def test_a_body_that_never_finishes_is_ended_at_the_body_timeout(daemon_with):
+    """300 such requests were held over 100 s. Now each is answered 408 at --body-timeout, and closed."""
+    daemon = daemon_with({}, arguments=["--body-timeout", "1s"])
+    daemon.session("offline-demo", "s")
+    connections = []
+    for _ in range(300):
+        connection = rawhttp.connect(daemon.socket, timeout=15)
+        connection.sendall(b"PUT /v1/sessions/s/kv/k HTTP/1.1\r\nHost: s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[1,")
+        connections.append(connection)
+    for connection in connections:
+        body = json_error(*rawhttp.read_response(connection, limit=15), 408, "bodyTimeout")
+        assert "--body-timeout" in body["message"], body
+        assert rawhttp.closed_by_peer(connection, limit=5)
+        connection.close()
+    assert daemon.call("GET", "/v1/sessions/s/kv/k").status_code == 404
+    assert daemon.call("GET", "/v1/health", expect=200).json()["status"] == "ok"
