@@ -114,6 +114,7 @@ public struct ControlServer: Service, CustomStringConvertible {
                     let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
                     try pipeline.addHandler(RequestTimeoutHandler(timeout: requestTimeout), position: .before(conversion))
                     try pipeline.addHandler(RequestFramingHandler(bodyLimit: JSONBody.limit, bodyTimeout: bodyTimeout), position: .before(conversion))
+                    try pipeline.addHandler(EventStreamHeartbeat(), position: .before(conversion))
                     let connection = Connection(http: http, channel: value)
                     guard !access.isRestricted else { return connection }
                     try pipeline.addHandler(SettledStateResponder(states: settledStates), position: .before(conversion))

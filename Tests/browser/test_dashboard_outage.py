@@ -152,3 +152,34 @@ def test_a_session_gone_after_the_restart_is_named_with_a_way_back(stack):
     assert "There is no session before-restart" in browser.find_element(By.ID, "gone").text
     assert browser.find_elements(By.LINK_TEXT, "Open sessions")
     shoot(browser, "outage-05-session-gone")
+
+
+def test_an_idle_page_notices_a_hung_daemon_without_a_click_and_recovers(stack):
+    """A daemon that stops answering (SIGSTOP: its socket still takes connections) while the page sits idle: the
+    page says so within 2 s, from the event stream's missing heartbeat, with the controls disabled, and recovers by
+    itself once the daemon runs again (SIGCONT): the banner goes, the controls come back, and a change made then
+    shows. Found: no banner after 8 s until someone clicked."""
+    import os
+    import signal
+    daemon, browser, bridge = stack
+    dashboard = bridge("default")
+    browser.get(dashboard.page("default"))
+    wait(browser, lambda: now_text(browser) == START, "the session page")
+    time.sleep(1.5)  # idle, with heartbeats arriving
+    assert outage_banner(browser) == "", outage_banner(browser)
+    os.kill(daemon.pid, signal.SIGSTOP)
+    try:
+        stopped = time.monotonic()
+        # 2 s is the promise; the wait allows the machine 1 s more before calling it broken.
+        wait(browser, lambda: OUTAGE in outage_banner(browser), "the outage banner of a hung daemon", seconds=3)
+        noticed = time.monotonic() - stopped
+        shoot(browser, "outage-hung-daemon")
+        assert "heartbeat" in outage_banner(browser), outage_banner(browser)
+        wait(browser, lambda: all_disabled(browser), "every control disabled while the daemon is hung")
+        print(f"noticed a hung daemon after {noticed:.2f} s")
+    finally:
+        os.kill(daemon.pid, signal.SIGCONT)
+    wait(browser, lambda: banner_hidden(browser), "the banner to go once the daemon runs again", seconds=10)
+    wait(browser, lambda: enabled_outside_history(browser), "the controls back")
+    daemon.call("POST", "/v1/sessions/default/clock/advance", expect=200, json={"by": "15m"})
+    wait(browser, lambda: now_text(browser) == "2026-11-01T09:15:00Z", "the change made after the recovery")

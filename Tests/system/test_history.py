@@ -210,9 +210,13 @@ def test_every_change_tells_watchers_so_a_second_view_stays_in_step(daemon_with)
         with http.stream("GET", f"{base}/events") as response:
             for line in response.iter_lines():
                 line = line.rstrip("\n")
+                if line.startswith(":"):
+                    continue  # the daemon's heartbeat
                 if line:
                     field, _, value = line.partition(": ")
                     block[field] = value
+                    continue
+                if not block:
                     continue
                 seen.append((block["event"], json.loads(block["data"])))
                 block = {}

@@ -61,7 +61,8 @@ const connection = {
     }
     const poll = setInterval(async () => {
       try {
-        const answer = await fetch("/v1/health", { headers: withToken() });
+        // Bounded: a daemon that is stopped (not gone) takes the connection and never answers.
+        const answer = await fetch("/v1/health", { headers: withToken(), signal: AbortSignal.timeout(900) });
         if (answer.ok) { clearInterval(poll); this.found(); }
         if (answer.status === 401) {
           // A new bridge answers, with a token of its own: this tab's cannot work again, so say what to do.
@@ -130,16 +131,33 @@ function eventStream(path, handlers, gone) {
     while (!stop.signal.aborted) {
       const headers = withToken({ Accept: "text/event-stream" });
       if (lastId !== null) headers["Last-Event-ID"] = lastId;
+      // The daemon writes a heartbeat into a quiet stream every half second: silence for longer than
+      // `silenceLimit` means it stopped answering (stopped, hung), which is said at once rather than at the next click.
+      const attempt = new AbortController();
+      const abortAttempt = () => attempt.abort();
+      stop.signal.addEventListener("abort", abortAttempt);
+      let heard = Date.now();
+      let silent = false;
+      const watchdog = setInterval(() => {
+        if (Date.now() - heard <= silenceLimit) return;
+        silent = true;
+        attempt.abort();
+        connection.lost("(no heartbeat from the daemon for 2 s: it is stopped or hung)");
+      }, 250);
+      const finished = () => { clearInterval(watchdog); stop.signal.removeEventListener("abort", abortAttempt); };
       let response;
       try {
-        response = await fetch(path, { headers, signal: stop.signal });
+        response = await fetch(path, { headers, signal: attempt.signal });
       } catch {
+        finished();
         if (stop.signal.aborted) return;
         connection.lost("(the dashboard's bridge does not answer; is `scenarioctl dashboard` still running?)");
         await connection.back();
         continue;
       }
+      heard = Date.now();
       if (!response.ok) {
+        finished();
         const data = await response.json().catch(() => null);
         if (response.status === 503 && data && data.code === "daemonUnavailable") {
           connection.lost(`(${data.message})`);
@@ -155,8 +173,11 @@ function eventStream(path, handlers, gone) {
           if (event.id !== null) lastId = event.id;
           const handle = handlers[event.name];
           if (handle) handle(event);
-        });
+        }, () => { heard = Date.now(); });
       } catch { /* the connection broke: reconnect below */ }
+      finished();
+      // Silent: reconnect once the daemon answers again, resuming after the last id seen.
+      if (silent) { await connection.back(); continue; }
       // The stream ended: the daemon stopped or the session was deleted; the next request tells which.
       if (!stop.signal.aborted) await new Promise((resume) => setTimeout(resume, 250));
     }
@@ -164,13 +185,18 @@ function eventStream(path, handlers, gone) {
   return { close: () => stop.abort() };
 }
 
-/** Calls `dispatch({name, data, id})` for each event of a text/event-stream body, until it ends. */
-async function readEvents(body, dispatch) {
+/** How long an event stream may stay silent (heartbeats included) before the daemon counts as not answering. */
+const silenceLimit = 1750;
+
+/** Calls `dispatch({name, data, id})` for each event of a text/event-stream body, until it ends; `heard()` for
+ * every chunk, heartbeats included. */
+async function readEvents(body, dispatch, heard = () => {}) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
+    heard();
     buffer = (buffer + value).replace(/\r\n?/g, "\n");
     for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
       const event = { name: "message", data: [], id: null };
