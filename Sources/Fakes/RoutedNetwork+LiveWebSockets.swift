@@ -29,6 +29,9 @@ extension RoutedNetwork {
     /// The server's next message on live socket `id`, journaled; nil once the server has closed it.
     func relayReceive(_ id: Int, from upstream: any WebSocketChannel) async throws(TransportError) -> WebSocketMessage? {
         let message: WebSocketMessage?
+        // What the server does — a message, its close, a drop — resumes the Model between steps: once the session
+        // has settled again, the clock reports it, so clients see the Model's answer when it happens.
+        defer { (clock as? VirtualClock)?.reportOutsideArrival() }
         do {
             message = try await upstream.receive()
         } catch {
@@ -40,7 +43,6 @@ extension RoutedNetwork {
             return nil
         }
         await noteLive(message, on: id, sent: false)
-        (clock as? VirtualClock)?.reportOutsideArrival()
         return message
     }
 

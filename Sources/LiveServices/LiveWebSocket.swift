@@ -124,7 +124,13 @@ actor LiveSocket: WebSocketChannel {
         return await withCheckedContinuation { held = (message, $0) }
     }
 
+    /// The connection ended: with the server's close frame, or without one — a server that dropped the
+    /// connection, which the Model hears as a reset, not a clean close.
     func ended(_ frame: WebSocketClose?) {
+        guard modelClosed || frame != nil else {
+            finish(.failed(.connectionReset))
+            return
+        }
         finish(.ended(modelClosed ? nil : frame))
     }
 

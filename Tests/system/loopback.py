@@ -144,13 +144,16 @@ class LoopbackServer:
 PRESENCE_ONLINE = '{"type":"online","online":true,"session_token":"ws-live-secret"}'
 PRESENCE_TYPING = ['{"type":"typing","typing":true}', '{"type":"typing","typing":false}']
 PRESENCE_CLOSE = (4001, "restarting")
+PRESENCE_BYE = (4002, "bye")
 
 
 class SocketServer:
     """A real WebSocket server on 127.0.0.1 (the websockets library, on its own event loop and thread) that plays
     the presence channel, and keeps what each connection was sent."""
 
-    def __init__(self):
+    def __init__(self, then=None):
+        """`then`: after the online message, "close" closes with PRESENCE_BYE, "abort" drops the TCP connection
+        without a close frame; None plays the whole presence conversation."""
         import asyncio
         import websockets
         self.received = []  # (path, message text)
@@ -162,6 +165,14 @@ class SocketServer:
             path = path or socket.path
             await asyncio.sleep(PAUSE)
             await socket.send(PRESENCE_ONLINE)
+            if then == "close":
+                await asyncio.sleep(PAUSE)
+                await socket.close(*PRESENCE_BYE)
+                return
+            if then == "abort":
+                await asyncio.sleep(PAUSE)
+                socket.transport.abort()
+                return
             async for message in socket:
                 with self._lock:
                     self.received.append((path, message))

@@ -5,6 +5,7 @@ import subprocess
 import threading
 import time
 
+import pytest
 import yaml
 
 from daemon import SCENARIOCTL
@@ -417,3 +418,41 @@ def wait_until(condition, what, limit=30):
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting until {what}"
         time.sleep(0.005)
+
+
+@pytest.mark.parametrize("then", ["close", "abort"])
+def test_a_live_websockets_end_reaches_the_model_when_it_happens(loopback, daemon_with, then):
+    """Found: a live server's close (4002, "bye") was journaled at once, but the Model's state kept
+    `assistantOnline: true` with no `presenceError` until its next action; a server that dropped the connection was
+    journaled `closed` with no fault. Now the end reaches the Model as it happens, with no step and no clock move,
+    as a scripted one does: closed with its code and reason, or dropped with its fault."""
+    from loopback import PRESENCE_BYE, SocketServer
+    server = SocketServer(then=then)
+    try:
+        daemon = daemon_with({"assistant-live-end": f"""
+description: The Assistant's presence channel on a loopback server that ends it.
+model: Assistant
+clock:
+  start: 2026-11-01T09:00:00Z
+network:
+  mode: live
+  forward:
+    https://assistant.example: {loopback.origin}
+    wss://assistant.example: {server.origin}
+"""})
+        session = daemon.session("assistant-live-end", "live-end")
+        ended = until(lambda: daemon.state(session) if daemon.state(session).get("presenceError") else None,
+                      f"the server's {then} to reach the Model")
+        assert ended["assistantOnline"] is False, ended
+        entry = next(entry for entry in daemon.journal(session) if entry["url"].endswith("/presence"))
+        if then == "close":
+            assert ended["presenceError"] == f"Presence closed ({PRESENCE_BYE[0]}: {PRESENCE_BYE[1]}).", ended
+            assert entry["stream"]["state"] == "closed" and entry["stream"]["close"] == {"code": 4002, "reason": "bye"}, entry
+        else:
+            assert ended["presenceError"].startswith("Presence was cut off:"), ended
+            assert entry["stream"]["state"] == "dropped" and entry["stream"].get("fault"), entry
+        # The step that saw it is the Model's own: no action was taken.
+        steps = daemon.call("GET", f"/v1/sessions/{session}/history", expect=200).json()["steps"]
+        assert [step["kind"] for step in steps] == ["start"], steps
+    finally:
+        server.close()
