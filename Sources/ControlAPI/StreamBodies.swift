@@ -65,7 +65,7 @@ public struct StreamBody: Codable, Sendable, Hashable {
         state = transcript.state
         fault = transcript.fault
         close = transcript.close
-        lastChunk = transcript.chunks.last
+        lastChunk = transcript.lastChunk
     }
 }
 

@@ -2,10 +2,12 @@ public import Foundation
 import Synchronization
 
 /// What a streamed answer delivered, as a session's journal keeps it in the request's ``NetworkExchange/stream``:
-/// every chunk with the virtual instant it reached the Model, and how the stream stands.
+/// its chunks with the virtual instant each reached the Model, and how the stream stands.
 ///
+/// Bounded in bytes: a transcript keeps its first chunks up to ``keptBytes`` / 2 and its newest up to as much, and
+/// counts the chunks between as ``elided`` (a reply of 100,000 chunks once held 9.3 MB in one journal entry).
 /// Chunks are appended in place (the journal entry is updated at every chunk), so a stream of many events costs each
-/// event once, not the whole transcript again; copies taken earlier keep reading the chunks they had.
+/// event once, not the whole transcript again.
 public struct StreamTranscript: Sendable, Hashable, Codable {
     /// What the chunks are.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
@@ -67,6 +69,8 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     }
     /// The number of chunks delivered.
     public var delivered: Int { storage.fields.delivered }
+    /// The most bytes of chunk text a transcript keeps: half for its first chunks, half for its newest.
+    public static let keptBytes = 64 * 1024
 
     /// The fields, behind one reference: every journal entry carries an optional transcript, so it costs a request
     /// that is not streamed one word, not a hundred bytes in every copy and every async frame that holds one.
@@ -104,15 +108,22 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     /// Whether the stream has delivered a chunk or ended: its journal entry exists already and is updated in place.
     public var hasProgressed: Bool { delivered > 0 || state != .open }
 
-    /// The chunks delivered, oldest first.
-    public var chunks: [StreamChunk] { storage.fields.log.prefix(delivered) }
+    /// The chunks kept, oldest first: the first ones, then (after ``elided`` more) the newest.
+    public var chunks: [StreamChunk] { storage.fields.log.kept(delivered).chunks }
+    /// How many chunks were delivered but not kept, between the first ones and the newest (0 for a short stream).
+    public var elided: Int { storage.fields.log.kept(delivered).elided }
+    /// The index in ``chunks`` where the elided ones were: the count of first chunks kept.
+    public var elidedAt: Int? { elided > 0 ? storage.fields.log.kept(delivered).headCount : nil }
+    /// The chunk delivered last.
+    public var lastChunk: StreamChunk? { storage.fields.log.chunk(at: delivered - 1) }
 
     /// Records `chunk` as delivered.
     public mutating func append(_ chunk: StreamChunk) {
         update { fields in
             // Another copy appended past this one's end: this copy goes on with a log of its own.
             if !fields.log.append(chunk, at: fields.delivered) {
-                fields.log = ChunkLog(fields.log.prefix(fields.delivered) + [chunk])
+                fields.log = fields.log.copy(upTo: fields.delivered)
+                _ = fields.log.append(chunk, at: fields.delivered)
             }
             fields.delivered += 1
         }
@@ -121,25 +132,30 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.state == rhs.state && lhs.openedAt == rhs.openedAt && lhs.kind == rhs.kind && lhs.fault == rhs.fault && lhs.close == rhs.close
             && lhs.pending == rhs.pending && lhs.nextAt == rhs.nextAt && lhs.delivered == rhs.delivered
-            && (lhs.storage.fields.log === rhs.storage.fields.log || lhs.chunks == rhs.chunks)
+            && (lhs.storage.fields.log === rhs.storage.fields.log || (lhs.chunks == rhs.chunks && lhs.elided == rhs.elided))
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(state)
         hasher.combine(delivered)
-        hasher.combine(chunks.last)
+        hasher.combine(lastChunk)
     }
 
-    private enum CodingKeys: String, CodingKey { case state, openedAt, kind, fault, close, pending, nextAt, delivered, chunks }
+    private enum CodingKeys: String, CodingKey { case state, openedAt, kind, fault, close, pending, nextAt, delivered, chunks, elided, elidedAt }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let chunks = try container.decode([StreamChunk].self, forKey: .chunks)
+        let elided = try container.decodeIfPresent(Int.self, forKey: .elided) ?? 0
+        let elidedAt = try container.decodeIfPresent(Int.self, forKey: .elidedAt) ?? chunks.count
+        let log = ChunkLog([])
+        // The elided chunks stand as gaps: what was kept keeps its place, and the count of what was delivered.
+        for (index, chunk) in chunks.enumerated() { _ = log.append(chunk, at: index < elidedAt ? index : index + elided) }
         storage = Storage(Fields(
             state: try container.decode(State.self, forKey: .state), openedAt: try container.decode(Date.self, forKey: .openedAt),
             kind: try container.decode(Kind.self, forKey: .kind), fault: try container.decodeIfPresent(String.self, forKey: .fault),
             close: try container.decodeIfPresent(WebSocketClose.self, forKey: .close), pending: try container.decode(Int.self, forKey: .pending),
-            nextAt: try container.decodeIfPresent(Date.self, forKey: .nextAt), delivered: chunks.count, log: ChunkLog(chunks)))
+            nextAt: try container.decodeIfPresent(Date.self, forKey: .nextAt), delivered: chunks.count + elided, log: log))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -152,7 +168,12 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
         try container.encode(pending, forKey: .pending)
         try container.encodeIfPresent(nextAt, forKey: .nextAt)
         try container.encode(delivered, forKey: .delivered)
-        try container.encode(chunks, forKey: .chunks)
+        let kept = storage.fields.log.kept(delivered)
+        try container.encode(kept.chunks, forKey: .chunks)
+        if kept.elided > 0 {
+            try container.encode(kept.elided, forKey: .elided)
+            try container.encode(kept.headCount, forKey: .elidedAt)
+        }
     }
 }
 
@@ -179,19 +200,93 @@ public struct StreamChunk: Sendable, Hashable, Codable {
     }
 }
 
-/// The chunks, shared by the copies of one transcript; only appended to, so a copy's prefix never changes.
+/// The chunks, shared by the copies of one transcript and only appended to: the first up to half of
+/// ``StreamTranscript/keptBytes`` are kept for good, and the newest up to as much; older ones past the first are let go.
+/// A copy taken earlier reads the kept chunks up to its own count (fewer of its newest, once later ones pushed them out).
 private final class ChunkLog: Sendable {
-    private let chunks: Mutex<[StreamChunk]>
-    init(_ chunks: [StreamChunk]) { self.chunks = Mutex(chunks) }
+    private struct Chunks {
+        var head: [StreamChunk] = []
+        var headBytes = 0
+        /// Whether the head has stopped taking chunks (one did not fit).
+        var headFull = false
+        /// The newest chunks, oldest first, from `tail[tailStart]` on; the one there is chunk number `tailFirst`.
+        var tail: [StreamChunk] = []
+        var tailStart = 0
+        var tailFirst = 0
+        var tailBytes = 0
+        /// The number of chunks appended (the next one's number).
+        var count = 0
+    }
 
-    /// Appends `chunk` when the log holds exactly `count` chunks; false when another copy has appended already.
-    func append(_ chunk: StreamChunk, at count: Int) -> Bool {
-        chunks.withLock { chunks in
-            guard chunks.count == count else { return false }
-            chunks.append(chunk)
+    private let chunks = Mutex(Chunks())
+    private static let half = StreamTranscript.keptBytes / 2
+
+    init(_ chunks: [StreamChunk]) {
+        for (index, chunk) in chunks.enumerated() { _ = append(chunk, at: index) }
+    }
+
+    /// Appends `chunk` as number `number` when the log holds fewer; false when another copy has appended past
+    /// `number` already. Numbers skipped (elided ones, read back from JSON) count as delivered and not kept.
+    func append(_ chunk: StreamChunk, at number: Int) -> Bool {
+        chunks.withLock { log in
+            guard log.count <= number else { return false }
+            let bytes = chunk.text.utf8.count
+            if !log.headFull, number == log.head.count, log.head.isEmpty || log.headBytes + bytes <= Self.half {
+                log.head.append(chunk)
+                log.headBytes += bytes
+            } else {
+                log.headFull = true
+                if log.tail.count == log.tailStart { log.tailFirst = number }
+                if number != log.tailFirst + log.tail.count - log.tailStart {
+                    // A skip: the tail starts again at this chunk.
+                    log.tail = []
+                    log.tailStart = 0
+                    log.tailBytes = 0
+                    log.tailFirst = number
+                }
+                log.tail.append(chunk)
+                log.tailBytes += bytes
+                // The newest always stays; older ones go once the tail is over its half.
+                while log.tailBytes > Self.half, log.tail.count - log.tailStart > 1 {
+                    log.tailBytes -= log.tail[log.tailStart].text.utf8.count
+                    log.tailStart += 1
+                    log.tailFirst += 1
+                }
+                if log.tailStart > 64, log.tailStart * 2 > log.tail.count {
+                    log.tail.removeFirst(log.tailStart)
+                    log.tailStart = 0
+                }
+            }
+            log.count = number + 1
             return true
         }
     }
 
-    func prefix(_ count: Int) -> [StreamChunk] { chunks.withLock { Array($0.prefix(count)) } }
+    /// What a transcript of `delivered` chunks shows: the first chunks, the newest still kept, and how many between.
+    func kept(_ delivered: Int) -> (chunks: [StreamChunk], elided: Int, headCount: Int) {
+        chunks.withLock { log in
+            let head = Array(log.head.prefix(delivered))
+            let newest = log.tail[log.tailStart...].enumerated()
+                .filter { log.tailFirst + $0.offset < delivered }.map(\.element)
+            return (head + newest, delivered - head.count - newest.count, head.count)
+        }
+    }
+
+    /// Chunk number `number`, when it is kept.
+    func chunk(at number: Int) -> StreamChunk? {
+        chunks.withLock { log in
+            if number < 0 { return nil }
+            if number < log.head.count { return log.head[number] }
+            let index = log.tailStart + number - log.tailFirst
+            return index >= log.tailStart && index < log.tail.count ? log.tail[index] : nil
+        }
+    }
+
+    /// A log of its own holding what a transcript of `delivered` chunks shows, for a copy that goes on from there.
+    func copy(upTo delivered: Int) -> ChunkLog {
+        let (kept, elided, headCount) = self.kept(delivered)
+        let copy = ChunkLog([])
+        for (index, chunk) in kept.enumerated() { _ = copy.append(chunk, at: index < headCount ? index : index + elided) }
+        return copy
+    }
 }

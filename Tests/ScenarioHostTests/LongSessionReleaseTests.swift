@@ -77,7 +77,7 @@ import Testing
                     #expect(state.value(at: "/messages/1/text") == .string(String(repeating: "x", count: Self.count)))
                     #expect(state.value(at: "/messages/1/status") == "complete")
                 } else {
-                    #expect(journal.entries.first { $0.url.hasPrefix("wss:") }?.stream?.chunks.count == Self.count)
+                    #expect(journal.entries.first { $0.url.hasPrefix("wss:") }?.stream?.delivered == Self.count)
                 }
                 switch ending {
                 case .delete:
