@@ -9,6 +9,8 @@ import ScenarioHost
 struct ControlRoutes: Sendable {
     let host: ScenarioHost
     let configuration: ControlConfiguration
+    /// The figures `GET /metrics` shows, counted by the server as it answers.
+    let metrics = DaemonMetrics()
 
     /// A router with every route and the error middleware.
     func makeRouter() -> Router<ControlRequestContext> {
@@ -37,6 +39,11 @@ struct ControlRoutes: Sendable {
                                                 defaultSession: configuration.defaultSession,
                                                 taskOwnership: TaskOwnershipBody(complete: ownership.isComplete, works: ownership.parts.filter(\.works).map(\.name),
                                                                                  missing: ownership.missing, summary: ownership.summary)))
+        }
+        router.get("/metrics") { [metrics, host] _, _ in
+            let body = await metrics.scrape(host: host, ownershipComplete: await TaskOwnership.check().isComplete)
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
         router.get("/v1/version") { _, _ in
             JSONResponse.make(VersionBody(version: configuration.version, daemon: configuration.name))

@@ -68,6 +68,7 @@ public struct ControlServer: Service, CustomStringConvertible {
         let logger = logger
         let access = routes.configuration.access
         let requestTimeout = TimeAmount(routes.configuration.requestTimeout)
+        let metrics = routes.metrics
         let bodyTimeout = TimeAmount(routes.configuration.bodyTimeout)
         // One responder per connection, knowing its peer: the kernel's word on who is calling (SO_PEERCRED) is fixed
         // when the client connects, so it is asked once, as the connection is set up on its event loop, rather than
@@ -96,6 +97,7 @@ public struct ControlServer: Service, CustomStringConvertible {
                         response = last.response
                     }
                 }
+                metrics.countRequest(method: request.method.rawValue, route: context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched", status: response.status.code)
                 try await responseWriter.write(response: response.head, body: response.body)
             }, configuration: .init())  // no idle timeout of Hummingbird's: RequestTimeoutHandler closes idle connections
         }
@@ -106,7 +108,9 @@ public struct ControlServer: Service, CustomStringConvertible {
         // the state reads answered there too. With an allow-list every request must reach the peer check, so then
         // every request goes to the router.
         let setUp = { @Sendable (channel: any Channel) -> EventLoopFuture<Connection> in
-            PeerCredentials.future(of: channel).flatMap { peer in
+            metrics.connectionOpened()
+            channel.closeFuture.whenComplete { _ in metrics.connectionClosed() }
+            return PeerCredentials.future(of: channel).flatMap { peer in
                 let http = respond(peer)
                 return http.setup(channel: channel, logger: logger).flatMapThrowing { value in
                     let pipeline = channel.pipeline.syncOperations
@@ -117,7 +121,7 @@ public struct ControlServer: Service, CustomStringConvertible {
                     try pipeline.addHandler(EventStreamHeartbeat(), position: .before(conversion))
                     let connection = Connection(http: http, channel: value)
                     guard !access.isRestricted else { return connection }
-                    try pipeline.addHandler(SettledStateResponder(states: settledStates), position: .before(conversion))
+                    try pipeline.addHandler(SettledStateResponder(states: settledStates, metrics: metrics), position: .before(conversion))
                     return connection
                 }
             }

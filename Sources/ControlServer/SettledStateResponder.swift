@@ -30,14 +30,16 @@ final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private let states: SettledStates
+    private let metrics: DaemonMetrics
     /// Requests passed on whose response has not ended yet.
     private var passedOn = 0
     /// A state request held back until its end shows that it has no body.
     private var held: (head: HTTPRequestHead, session: Substring)?
     private var encoded: Encoded?
 
-    init(states: SettledStates) {
+    init(states: SettledStates, metrics: DaemonMetrics) {
         self.states = states
+        self.metrics = metrics
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -82,7 +84,9 @@ final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler
         if StateEntityTag.isMatched(encoded.tag, byIfNoneMatch: request.headers["If-None-Match"]) {
             let head = HTTPResponseHead(version: .http1_1, status: .notModified, headers: ["ETag": encoded.tag])
             context.write(wrapOutboundOut(.head(head)), promise: nil)
+            metrics.countSettledStateRead(notModified: true)
         } else {
+            metrics.countSettledStateRead(notModified: false)
             context.write(wrapOutboundOut(.head(encoded.head)), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(encoded.body))), promise: nil)
         }

@@ -172,7 +172,10 @@ final class EventBroadcaster: Sendable {
             // and a stream's end takes `ended`'s lock, not this one).
             for subscriber in state.open.values {
                 // The buffer keeps the newest: the oldest waiting is dropped, and counted for the reader to hear of.
-                if case .dropped(let oldest) = subscriber.continuation.yield(numbered) { subscriber.missed.note(oldest.id) }
+                if case .dropped(let oldest) = subscriber.continuation.yield(numbered) {
+                    subscriber.missed.note(oldest.id)
+                    allStreams.noteDropped()
+                }
             }
         }
     }
@@ -192,10 +195,17 @@ final class EventBroadcaster: Sendable {
     }
 }
 
-/// The event streams open across a host's sessions, counted against its limit.
+/// The event streams open across a host's sessions, counted against its limit, and the events their slow readers lost.
 final class SubscriberCount: Sendable {
     let limit: Int
     private let open = Mutex(0)
+    private let dropped = Atomic(0)
+
+    /// The streams open now.
+    var count: Int { open.withLock { $0 } }
+    /// The events dropped for readers that fell behind, since the host started.
+    var droppedEvents: Int { dropped.load(ordering: .relaxed) }
+    func noteDropped() { dropped.add(1, ordering: .relaxed) }
 
     init(limit: Int) { self.limit = limit }
 

@@ -25,6 +25,11 @@ public actor ScenarioHost {
     private let durableStores: DurableStores
     private let subscribers: SubscriberCount
 
+    /// The event streams open across every session now.
+    public nonisolated var eventStreamsOpen: Int { subscribers.count }
+    /// The events dropped for event-stream readers that fell behind, since the host started.
+    public nonisolated var eventsDropped: Int { subscribers.droppedEvents }
+
     private var sessions: [String: Session] = [:]
     private var generatedCount = 0
     /// Whether this process's task ownership was found complete (asked under `--model-escapes fail` only).

@@ -37,6 +37,7 @@ import Yams
     /// Successful calls, in an order where each finds what it needs (session s1 of offline-demo exists).
     static let calls: [Call] = [
         Call(operationId: "getHealth", method: "GET", path: "/v1/health", status: 200),
+        Call(operationId: "getMetrics", method: "GET", path: "/metrics", status: 200),
         Call(operationId: "getDashboard", method: "GET", path: "/dashboard", status: 200),
         Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/app.js", status: 200),
         Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/style.css", status: 200),
@@ -266,7 +267,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals + Self.serviceCalls).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 43)
+        #expect(documented.count == 44)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

@@ -81,3 +81,45 @@ def test_limits_below_one_are_refused_at_start(tmp_path):
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 64, result  # the daemon's usage error (scenariod(8))
     assert "--max-sessions 0 must be at least 1" in result.stderr
+
+
+def test_metrics_show_the_daemons_figures_in_prometheus_text(daemon_with):
+    """GET /metrics: sessions, event streams, connections, requests by route and status, dropped events and the
+    process's memory, descriptors and threads, each with HELP and TYPE, and each moving as the daemon is used."""
+    import re
+    daemon = daemon_with({})
+
+    def scrape():
+        answer = daemon.call("GET", "/metrics", expect=200)
+        assert answer.headers["content-type"].startswith("text/plain; version=0.0.4"), answer.headers
+        figures = {}
+        for line in answer.text.splitlines():
+            if line.startswith("#"):
+                assert re.fullmatch(r"# (HELP|TYPE) [a-z_]+ .+", line), line
+                continue
+            name, value = line.rsplit(" ", 1)
+            figures[name] = float(value)
+        return figures, answer.text
+
+    before, text = scrape()
+    for name, kind in [("scenariod_sessions", "gauge"), ("scenariod_event_streams", "gauge"), ("scenariod_connections", "gauge"),
+                       ("scenariod_events_dropped_total", "counter"), ("scenariod_task_ownership_complete", "gauge"),
+                       ("process_resident_memory_bytes", "gauge"), ("process_open_fds", "gauge"), ("process_threads", "gauge")]:
+        assert f"# TYPE {name} {kind}" in text and name in before, (name, text)
+    assert before["scenariod_sessions"] == 0 and before["scenariod_task_ownership_complete"] == 1
+    assert before["process_resident_memory_bytes"] > 1_000_000 and before["process_open_fds"] > 3 and before["process_threads"] >= 2
+    for index in range(3):
+        daemon.session("offline-demo", f"m{index}")
+    daemon.call("GET", "/v1/sessions/no-such/state", expect=404)
+    for _ in range(5):
+        daemon.call("GET", "/v1/sessions/m0/state", expect=200)
+    with daemon.http.stream("GET", "/v1/sessions/m0/events") as stream:
+        assert stream.status_code == 200
+        during, _ = scrape()
+    after, _ = scrape()
+    assert during["scenariod_sessions"] == 3 and during["scenariod_event_streams"] == 1, during
+    assert after["scenariod_event_streams"] == 0, after
+    created = 'scenariod_http_requests_total{method="POST",route="/v1/sessions",status="201"}'
+    reads = 'scenariod_http_requests_total{method="GET",route="/v1/sessions/{session}/state",status="200"}'
+    missing = 'scenariod_http_requests_total{method="GET",route="/v1/sessions/{session}/state",status="404"}'
+    assert after[created] == 3 and after[reads] >= 5 and after[missing] == 1, after
