@@ -232,6 +232,12 @@ extension RoutedNetwork {
         stream.waiter?.resume()
     }
 
+    /// Ends every scripted stream and WebSocket still open, each journaled `cancelled`: the session is going, and a
+    /// read waiting on one is resumed (it reads the end) rather than left to wait for good.
+    public func endOpenStreams() async {
+        for id in streams.keys.sorted() { await end(id, how: .cancelled) }
+    }
+
     /// The Model let go of stream `id` before it ended.
     func release(_ id: Int) async {
         await end(id, how: .cancelled)

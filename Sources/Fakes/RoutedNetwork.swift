@@ -235,11 +235,21 @@ public actor RoutedNetwork: NetworkService {
         return (result, exchange)
     }
 
+    /// Waits `duration` as the server would before answering: on the session's clock, and ended (cancelled) by the
+    /// session's end, so a call waiting on it does not hold the session for good.
+    private func serverDelay(_ duration: Duration) async throws {
+        if let virtual = clock as? VirtualClock {
+            try await virtual.sleepEndingWithSession(for: duration)
+        } else {
+            try await clock.sleep(for: duration)
+        }
+    }
+
     /// Waits out the delay the network conditions add before a live request goes out, noting them on `exchange`.
     func delayLive(_ exchange: inout NetworkExchange) async throws(TransportError) {
         guard conditions.delay > .zero else { return }
         exchange.condition = conditions.description
-        do { try await clock.sleep(for: conditions.delay) } catch { throw .cancelled }
+        do { try await serverDelay(conditions.delay) } catch { throw .cancelled }
     }
 
     /// Sends `request` to the live network and journals the answer once it is in.
@@ -267,7 +277,7 @@ public actor RoutedNetwork: NetworkService {
 
     private func deliver(_ outcome: RouteOutcome) async -> Result<NetworkResponse, TransportError> {
         if outcome.delay > .zero {
-            do { try await clock.sleep(for: outcome.delay) } catch { return .failure(.cancelled) }
+            do { try await serverDelay(outcome.delay) } catch { return .failure(.cancelled) }
         }
         switch outcome.result {
         case .response(let response): return .success(response)

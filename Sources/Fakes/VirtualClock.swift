@@ -24,6 +24,9 @@ public actor VirtualClock: ClockService {
     private struct Sleeper {
         let id: Int
         let deadline: Date
+        /// A sleep of the session's own machinery (a fake server's delay), which the session's end resumes with
+        /// `CancellationError` rather than parks.
+        var endsWithSession = false
         // Unsafe rather than checked: a sleeper of a session let go of is dropped unresumed on purpose (shutDown()).
         let continuation: UnsafeContinuation<Void, any Error>
     }
@@ -87,7 +90,20 @@ public actor VirtualClock: ClockService {
 
     /// Suspends until the clock reaches `deadline`.
     public func sleep(until deadline: Date) async throws {
+        try await sleep(until: deadline, endingWithSession: false)
+    }
+
+    /// Suspends for `duration` as the session's own machinery does (a fake server's delay before it answers): the
+    /// session's end resumes the sleep with `CancellationError`, so the call waiting on it fails as cancelled and its
+    /// task finishes, instead of being parked for good with everything it holds (a soak deleting sessions during a
+    /// delayed answer grew 4 MB a minute). A Model's own sleeps are parked: they must never fire into anything.
+    public func sleepEndingWithSession(for duration: Duration) async throws {
+        try await sleep(until: now().addingTimeInterval(duration.seconds), endingWithSession: true)
+    }
+
+    private func sleep(until deadline: Date, endingWithSession: Bool) async throws {
         scope.checkCaller(of: "clock.sleep")
+        if scope.isClosed, endingWithSession { throw CancellationError() }
         if scope.isClosed {
             // The session let go of this clock: whatever sleeps on it now (a loop that ignored its cancellation, a
             // Model's own timer) is parked here for good, rather than spin or touch a later session.
@@ -99,7 +115,7 @@ public actor VirtualClock: ClockService {
         nextSleeperID += 1
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                sleepers.append(Sleeper(id: id, deadline: deadline, endsWithSession: endingWithSession, continuation: continuation))
                 sleepersChanged()
             }
         } onCancel: {
@@ -145,7 +161,7 @@ public actor VirtualClock: ClockService {
         scope.close()
         for task in spawned.withLock({ Array($0.tasks.values) }) { task.cancel() }
         let cancelled = cancelledSleepers.withLock { $0 }
-        for sleeper in sleepers where cancelled.contains(sleeper.id) {
+        for sleeper in sleepers where cancelled.contains(sleeper.id) || sleeper.endsWithSession {
             sleeper.continuation.resume(throwing: CancellationError())
         }
         sleepers = []

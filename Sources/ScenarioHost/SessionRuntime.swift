@@ -131,6 +131,9 @@ struct SessionRuntime: Sendable {
     func stop() async {
         // Run here rather than hop onto the session's queue and back.
         await clock.scope.executor.run { await clock.shutDown() }
+        // A Model's read waiting on a scripted stream would otherwise wait for good, holding the whole session (a
+        // soak deleting sessions mid-reply grew 10 MB a minute): it hears the stream end.
+        await network.endOpenStreams()
         await liveNetwork?.shutdown()
     }
 }

@@ -38,6 +38,54 @@ import Testing
         }
     }
 
+    /// A session closed while its Model's own task (not one the clock started and cancels) waits on a stream: the
+    /// read hears the stream end, so the task finishes and lets go of the session. Found by the soak: each session
+    /// deleted mid-reply left its task waiting for good, and the daemon grew 10 MB a minute.
+    @Test(.timeLimit(.minutes(1))) func aReadWaitingWhenTheSessionClosesHearsTheEnd() async throws {
+        let fake = network(StreamScript(items: tokens(["Hel", "lo"], every: .seconds(1))))
+        let seen = Recorder<String>()
+        let request = request
+        let reader = clock.scope.start {
+            do {
+                let stream = try await fake.stream(request)
+                for try await event in stream.events { await seen.append(event.data) }
+                await seen.append("<end>")
+            } catch {
+                await seen.append("<\(error)>")
+            }
+        }
+        await clock.advance(by: .seconds(1))
+        #expect(await seen.values == ["Hel"])
+        await clock.shutDown()
+        await fake.endOpenStreams()
+        await reader.value
+        #expect(await seen.values == ["Hel", "<end>"])
+        #expect(await fake.openStreams().isEmpty)
+        #expect(await journal.values.last?.stream?.state == .cancelled)
+    }
+
+    /// The same for a call still waiting out its answer's delay: the session's end cancels the server's delay (not
+    /// a timer of the Model's, which stays parked), so the call fails as cancelled and its task finishes.
+    @Test(.timeLimit(.minutes(1))) func aCallWaitingOnADelayedAnswerWhenTheSessionClosesIsCancelled() async throws {
+        let fake = network(StreamScript(items: tokens(["Hel"], every: .seconds(1))), delay: .seconds(5))
+        let seen = Recorder<String>()
+        let request = request
+        let caller = clock.scope.start {
+            do {
+                _ = try await fake.stream(request)
+                await seen.append("<opened>")
+            } catch {
+                await seen.append("<\((error as? TransportError)?.rawValue ?? "\(error)")>")
+            }
+        }
+        await clock.settle()
+        #expect(await seen.values.isEmpty)
+        await clock.shutDown()
+        await caller.value
+        let values = await seen.values
+        #expect(values == ["<cancelled>"], "\(values)")
+    }
+
     @Test func eachEventArrivesWhenTheClockReachesItsOffset() async throws {
         let fake = network(StreamScript(items: tokens(["Hel", "lo", "!"], every: .seconds(1))))
         let seen = Recorder<String>()

@@ -1,15 +1,25 @@
-"""Soak under load: 16 clients mixing session create/delete, actions, clock moves, key-value writes, journal reads
-and event streams against one daemon for a bounded time, sampling its memory and open descriptors.
+"""Soak under load: 16 clients against one daemon for a bounded time — sessions created and deleted at a steady rate,
+actions, clock moves, key-value writes read back, journal reads, streamed replies and WebSockets (the Assistant's
+scenarios), event streams hung up at once and slow watchers that fall behind, scripted sessions whose final state
+must equal the same script's quiet reference run, and event streams abandoned through the dashboard's bridge —
+sampling the daemon's own figures (GET /metrics: memory, descriptors, threads, connections, sessions, streams).
 
-    python3 Tests/system/soak.py --seconds 600 [--clients 16] [--report soak.json]
+    python3 Tests/system/soak.py --seconds 600 [--clients 16] [--report soak.json] [--plot soak.svg]
+    scripts/soak --minutes 60 --plot soak.svg
 
-Prints a report and exits non-zero unless: zero errors, resident memory after warm-up grows less than 10%, open
-descriptors return to their baseline once the clients are gone, and every journal stays within its bound.
-test_soak.py runs it for a minute in CI."""
+Prints a report and exits non-zero unless: zero errors (a refused or failed request, a key-value write not read back
+as written before its session is deleted, a scripted session that ended otherwise than its reference run, a slow
+watcher whose ids skip without an `event: gap` that counts them), resident memory after warm-up grows less than 10%,
+descriptors, threads and connections come back to their baseline once the clients are gone, every journal stays
+within its bound, and the bridge holds no daemon connection for the streams abandoned through it.
+test_soak.py runs it for three minutes in CI (SOAK_SECONDS)."""
 import argparse
 import json
 import pathlib
 import random
+import re
+import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -18,10 +28,45 @@ import time
 import httpx
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from daemon import Daemon  # noqa: E402
+from daemon import SCENARIOCTL, Daemon, unix_connections  # noqa: E402
 
-SCENARIOS = ["offline-demo", "feed-updates", "first-launch", "server-error", "ratings-signed-out", "slow-network"]
+SCENARIOS = ["offline-demo", "feed-updates", "first-launch", "server-error", "ratings-signed-out", "slow-network",
+             "assistant-happy", "assistant-slow-tokens", "assistant-dropped"]
 JOURNAL_CAPACITY = 50
+# Fixed scripts: each, run on a new session of its scenario, must end in the state its quiet reference run ended in.
+SCRIPTS = {
+    "reply": ("assistant-happy", [("act", "send", {"text": "hi"}), ("advance", "1s"), ("act", "send", {"text": "again"}), ("advance", "10s")]),
+    "slow-reply": ("assistant-slow-tokens", [("act", "send", {"text": "hi"}), ("advance", "7s"), ("advance", "7s")]),
+    "feed": ("feed-updates", [("act", "reload", {}), ("advance", "15m"), ("act", "reload", {}), ("advance", "1h")]),
+    "ratings": ("ratings-signed-out", [("act", "signIn", {"user": "ana", "password": "secret"}), ("act", "fetchRating", {}),
+                                       ("act", "rate", {"driver": 4, "bus": 5}), ("advance", "1m")]),
+}
+ACTIONS = {"FeedReader": ("reload", {}), "Ratings": ("fetchRating", {}), "Assistant": ("send", {"text": "hello"})}
+
+
+def run_script(http, session, name):
+    """Runs script `name` on a new session `session`; its final state (None when a step was refused)."""
+    scenario, steps = SCRIPTS[name]
+    if http.post("/v1/sessions", json={"scenario": scenario, "id": session}).status_code != 201:
+        return None
+    for kind, what, *rest in steps:
+        if kind == "act":
+            answer = http.post(f"/v1/sessions/{session}/actions/{what}", json=rest[0])
+        else:
+            answer = http.post(f"/v1/sessions/{session}/clock/advance", json={"by": what})
+        if answer.status_code != 200:
+            return None
+    return http.get(f"/v1/sessions/{session}/state").json()
+
+
+def metrics(http):
+    """The daemon's figures from GET /metrics, by name (labelled ones by their whole series)."""
+    figures = {}
+    for line in http.get("/metrics").text.splitlines():
+        if line and not line.startswith("#"):
+            name, value = line.rsplit(" ", 1)
+            figures[name] = float(value)
+    return figures
 
 
 def resident_kib(pid):
@@ -36,13 +81,15 @@ def open_descriptors(pid):
 
 
 class Client(threading.Thread):
-    def __init__(self, number, socket, deadline, stats):
+    def __init__(self, number, socket, deadline, stats, references):
         super().__init__(daemon=True)
-        self.number, self.deadline, self.stats = number, deadline, stats
+        self.number, self.deadline, self.stats, self.references = number, deadline, stats, references
         self.random = random.Random(number)
         self.http = httpx.Client(transport=httpx.HTTPTransport(uds=socket), base_url="http://scenariod", timeout=60)
         self.sessions = []
         self.created = 0
+        # What each session's store was told and answered 200 to: read back before the session is deleted.
+        self.written = {}
 
     def expect(self, response, *statuses):
         self.stats.count(response.request.method)
@@ -58,10 +105,27 @@ class Client(threading.Thread):
             self.stats.error(f"client {self.number}: {type(error).__name__}: {error}")
         finally:
             for session in self.sessions:
-                self.expect(self.http.delete(f"/v1/sessions/{session}"), 204)
+                self.delete(session)
             self.http.close()
 
+    def delete(self, session):
+        for key, value in self.written.pop(session, {}).items():
+            stored = self.expect(self.http.get(f"/v1/sessions/{session}/kv/{key}"), 200)
+            if stored.status_code == 200 and stored.json() != value:
+                self.stats.error(f"lost acknowledged write: {session} kv/{key} reads {stored.text[:80]}, was written {value}")
+        self.expect(self.http.delete(f"/v1/sessions/{session}"), 204)
+
     def step(self):
+        if self.random.random() < 0.02:
+            self.created += 1
+            name = self.random.choice(sorted(SCRIPTS))
+            session = f"script-{self.number}-{self.created}"
+            final = run_script(self.http, session, name)
+            self.stats.count("script")
+            if final != self.references[name]:
+                self.stats.error(f"script {name} on {session} ended otherwise than its reference run: {json.dumps(final)[:300]}")
+            self.expect(self.http.delete(f"/v1/sessions/{session}"), 204)
+            return
         if len(self.sessions) < 2 or self.random.random() < 0.05:
             self.created += 1
             session = f"soak-{self.number}-{self.created}"
@@ -69,20 +133,22 @@ class Client(threading.Thread):
             self.expect(self.http.post("/v1/sessions", json={"scenario": scenario, "id": session}), 201)
             self.sessions.append(session)
             if len(self.sessions) > 4:
-                self.expect(self.http.delete(f"/v1/sessions/{self.sessions.pop(0)}"), 204)
+                self.delete(self.sessions.pop(0))
             return
         session = self.random.choice(self.sessions)
         base = f"/v1/sessions/{session}"
         choice = self.random.random()
         if choice < 0.30:
             model = self.expect(self.http.get(base), 200).json()["model"]
-            action = "reload" if model == "FeedReader" else "fetchRating"
-            self.expect(self.http.post(f"{base}/actions/{action}", json={}), 200)
+            action, arguments = ACTIONS[model]
+            self.expect(self.http.post(f"{base}/actions/{action}", json=arguments), 200)
         elif choice < 0.45:
             self.expect(self.http.post(f"{base}/clock/advance", json={"by": self.random.choice(["1s", "15m", "1h"])}), 200)
         elif choice < 0.65:
             key = f"k{self.random.randrange(20)}"
-            self.expect(self.http.put(f"{base}/kv/{key}", json={"n": self.random.randrange(1000), "pad": "x" * 200}), 200)
+            value = {"n": self.random.randrange(1000), "pad": "x" * 200}
+            if self.expect(self.http.put(f"{base}/kv/{key}", json=value), 200).status_code == 200:
+                self.written.setdefault(session, {})[key] = value
             self.expect(self.http.get(f"{base}/kv/{key}"), 200)
         elif choice < 0.80:
             journal = self.expect(self.http.get(f"{base}/journal"), 200).json()
@@ -97,6 +163,105 @@ class Client(threading.Thread):
             self.expect(self.http.get(f"{base}/state"), 200)
 
 
+class SlowWatcher(threading.Thread):
+    """Watches a streaming session's events, reading slowly enough to fall behind, and checks that every id it does
+    not get is counted by an `event: gap` before the next event it reads."""
+
+    def __init__(self, number, socket, deadline, stats):
+        super().__init__(daemon=True)
+        self.number, self.socket, self.deadline, self.stats = number, socket, deadline, stats
+        self.http = httpx.Client(transport=httpx.HTTPTransport(uds=socket), base_url="http://scenariod", timeout=60)
+
+    def run(self):
+        rounds = 0
+        try:
+            while time.monotonic() < self.deadline:
+                rounds += 1
+                self.watch(f"watched-{self.number}-{rounds}")
+        except Exception as error:
+            self.stats.error(f"watcher {self.number}: {type(error).__name__}: {error}")
+        finally:
+            self.http.close()
+
+    def watch(self, session):
+        self.http.post("/v1/sessions", json={"scenario": "assistant-happy", "id": session})
+        mover = httpx.Client(transport=httpx.HTTPTransport(uds=self.socket), base_url="http://scenariod", timeout=60)
+        with self.http.stream("GET", f"/v1/sessions/{session}/events") as stream:
+            # Many events (every reply token, state, clock move and step) while the watcher reads nothing: its stream
+            # falls more than its buffer behind.
+            for _ in range(120):
+                mover.post(f"/v1/sessions/{session}/actions/send", json={"text": "hi"})
+                mover.post(f"/v1/sessions/{session}/clock/advance", json={"by": "4s"})
+            final = len(mover.get(f"/v1/sessions/{session}/history").json()["steps"]) - 1
+            previous, missed, block = None, 0, {}
+            for line in stream.iter_lines():
+                line = line.rstrip("\n")
+                if line.startswith(":"):
+                    continue  # the daemon's heartbeat
+                if line:
+                    field, _, value = line.partition(": ")
+                    block[field] = value
+                    continue
+                if not block:
+                    continue
+                identifier, name, data = int(block["id"]), block["event"], json.loads(block["data"])
+                block = {}
+                if name == "gap":
+                    missed = data.get("missed", 0)
+                    continue
+                if previous is not None and identifier != previous + 1 + missed:
+                    self.stats.error(f"slow watcher on {session}: id {identifier} after {previous} with {missed} said missed")
+                self.stats.event(missed)
+                previous, missed = identifier, 0
+                if name == "historyChanged" and data.get("newestStep") == final:
+                    break
+        mover.close()
+        self.http.delete(f"/v1/sessions/{session}")
+
+
+class BridgeVisitor(threading.Thread):
+    """A browser that keeps leaving pages: event streams opened through `scenarioctl dashboard` and abandoned at
+    once. Samples the bridge's connections to the daemon, which must stay flat."""
+
+    def __init__(self, daemon, deadline, stats, directory):
+        super().__init__(daemon=True)
+        self.deadline, self.stats = deadline, stats
+        self.log = directory / "bridge.log"
+        self.process = subprocess.Popen([SCENARIOCTL, "--socket", daemon.socket, "dashboard"], stdout=self.log.open("w"),
+                                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.session = "bridged"
+        daemon.call("POST", "/v1/sessions", expect=201, json={"scenario": "offline-demo", "id": self.session})
+        self.connections = []
+
+    def run(self):
+        try:
+            started = time.monotonic()
+            while "token=" not in self.log.read_text():
+                if time.monotonic() - started > 30:
+                    raise RuntimeError(f"scenarioctl dashboard printed no URL: {self.log.read_text()!r}")
+                time.sleep(0.05)
+            match = re.search(r"127\.0\.0\.1:(\d+)/dashboard/#token=([0-9a-f]+)", self.log.read_text())
+            port, token = int(match.group(1)), match.group(2)
+            opened = 0
+            while time.monotonic() < self.deadline:
+                with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+                    connection.sendall(f"GET /v1/sessions/{self.session}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                       f"Authorization: Bearer {token}\r\n\r\n".encode())
+                    head = connection.recv(4096).split(b"\r\n", 1)[0]
+                    if head != b"HTTP/1.1 200 OK":
+                        self.stats.error(f"bridge: an event stream answered {head!r}")
+                opened += 1
+                if opened % 50 == 0:
+                    self.connections.append(unix_connections(self.process.pid)[0])
+                time.sleep(0.02)
+            self.stats.count("bridge")
+        except Exception as error:
+            self.stats.error(f"bridge visitor: {type(error).__name__}: {error}")
+        finally:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
 class Stats:
     def __init__(self):
         self.lock = threading.Lock()
@@ -104,6 +269,8 @@ class Stats:
         self.errors = []
         self.largest_journal = 0
         self.journal_capacity = None
+        self.watched_events = 0
+        self.missed_events = 0
 
     def count(self, _method):
         with self.lock:
@@ -113,54 +280,122 @@ class Stats:
         with self.lock:
             self.errors.append(text)
 
+    def event(self, missed):
+        with self.lock:
+            self.watched_events += 1
+            self.missed_events += missed
+
     def journal(self, entries, capacity):
         with self.lock:
             self.largest_journal = max(self.largest_journal, entries)
             self.journal_capacity = capacity
 
 
+def slope_per_minute(samples, key, since):
+    """The least-squares slope of `key` over the samples from `since` seconds on, per minute."""
+    points = [(sample["t"], sample[key]) for sample in samples if sample["t"] >= since]
+    if len(points) < 3:
+        return 0.0
+    mean_t = sum(t for t, _ in points) / len(points)
+    mean_v = sum(v for _, v in points) / len(points)
+    spread = sum((t - mean_t) ** 2 for t, _ in points)
+    return 0.0 if spread == 0 else sum((t - mean_t) * (v - mean_v) for t, v in points) / spread * 60
+
+
+def sample(daemon, started):
+    figures = metrics(daemon.http)
+    return {"t": round(time.monotonic() - started, 1), "rss_kib": int(figures["process_resident_memory_bytes"] // 1024),
+            "fds": int(figures["process_open_fds"]), "threads": int(figures["process_threads"]),
+            "connections": int(figures["scenariod_connections"]), "sessions": int(figures["scenariod_sessions"]),
+            "event_streams": int(figures["scenariod_event_streams"])}
+
+
 def soak(seconds, clients, directory):
     daemon = Daemon(directory, {}, arguments=["--journal-capacity", str(JOURNAL_CAPACITY), "--log-level", "warning"]).start()
     try:
         time.sleep(0.5)
-        baseline_fds = open_descriptors(daemon.pid)
+        # Each script's quiet reference run, before any load.
+        references = {name: run_script(daemon.http, f"reference-{name}", name) for name in SCRIPTS}
+        for name in SCRIPTS:
+            daemon.call("DELETE", f"/v1/sessions/reference-{name}", expect=204)
+        assert all(references.values()), references
+        baseline = sample(daemon, time.monotonic())
         stats = Stats()
         started = time.monotonic()
         deadline = started + seconds
-        warm_up = started + max(10, seconds * 0.2)
-        workers = [Client(number, daemon.socket, deadline, stats) for number in range(clients)]
+        warm_up = max(10, seconds * 0.2)
+        workers = [Client(number, daemon.socket, deadline, stats, references) for number in range(clients)]
+        workers += [SlowWatcher(number, daemon.socket, deadline, stats) for number in range(2)]
+        visitor = BridgeVisitor(daemon, deadline, stats, directory)
+        workers.append(visitor)
         for worker in workers:
             worker.start()
         samples = []
         while any(worker.is_alive() for worker in workers):
-            samples.append({"t": round(time.monotonic() - started, 1), "rss_kib": resident_kib(daemon.pid),
-                            "fds": open_descriptors(daemon.pid)})
+            samples.append(sample(daemon, started))
             time.sleep(min(5, max(1, seconds / 60)))
         for worker in workers:
             worker.join(timeout=60)
         elapsed = time.monotonic() - started
-        # Connections close asynchronously; give the descriptors a bounded moment to come back.
+        daemon.call("DELETE", f"/v1/sessions/{visitor.session}", expect=204)
+        # Connections close asynchronously; give them a bounded moment to come back.
         for _ in range(100):
-            if open_descriptors(daemon.pid) <= baseline_fds:
+            end = sample(daemon, started)
+            if end["fds"] <= baseline["fds"] and end["connections"] <= baseline["connections"] and end["threads"] <= baseline["threads"] + 2:
                 break
             time.sleep(0.1)
-        end_fds = open_descriptors(daemon.pid)
-        after_warm_up = [sample["rss_kib"] for sample in samples if sample["t"] >= warm_up - started] or [samples[-1]["rss_kib"]]
+        after_warm_up = [each["rss_kib"] for each in samples if each["t"] >= warm_up] or [samples[-1]["rss_kib"]]
         growth = (max(after_warm_up) - after_warm_up[0]) / after_warm_up[0] * 100
         sessions_left = daemon.call("GET", "/v1/sessions", expect=200).json()
+        bridge_connections = visitor.connections or [0]
         report = {
             "seconds": round(elapsed, 1), "clients": clients, "requests": stats.requests,
             "requests_per_second": round(stats.requests / elapsed, 1), "errors": len(stats.errors),
             "first_errors": stats.errors[:10], "rss_kib_at_warm_up": after_warm_up[0], "rss_kib_peak_after_warm_up": max(after_warm_up),
-            "rss_growth_after_warm_up_percent": round(growth, 2), "fds_baseline": baseline_fds, "fds_end": end_fds,
+            "rss_growth_after_warm_up_percent": round(growth, 2),
+            "rss_kib_slope_per_minute_after_warm_up": round(slope_per_minute(samples, "rss_kib", warm_up), 1),
+            "threads_slope_per_minute_after_warm_up": round(slope_per_minute(samples, "threads", warm_up), 3),
+            "fds_baseline": baseline["fds"], "fds_end": end["fds"], "threads_baseline": baseline["threads"], "threads_end": end["threads"],
+            "connections_baseline": baseline["connections"], "connections_end": end["connections"],
             "largest_journal": stats.largest_journal, "journal_capacity": stats.journal_capacity,
+            "watched_events": stats.watched_events, "missed_events_said_by_gaps": stats.missed_events,
+            "bridge_daemon_connections_max": max(bridge_connections), "bridge_samples": len(visitor.connections),
             "sessions_left": len(sessions_left), "samples": samples,
         }
-        report["passed"] = (not stats.errors and growth < 10 and end_fds <= baseline_fds
-                            and stats.largest_journal <= JOURNAL_CAPACITY and not sessions_left)
+        report["passed"] = (not stats.errors and growth < 10 and end["fds"] <= baseline["fds"]
+                            and end["connections"] <= baseline["connections"] and end["threads"] <= baseline["threads"] + 2
+                            and stats.largest_journal <= JOURNAL_CAPACITY and not sessions_left
+                            and max(bridge_connections) <= 10)
         return report
     finally:
         daemon.stop()
+
+
+def plot(report, path):
+    """The run's curves as an SVG a browser shows: resident memory, descriptors, threads, connections and sessions
+    over time, each scaled to its own range (written by hand: no plotting library on these machines)."""
+    samples = report["samples"]
+    series = [("rss_kib", "resident memory (KiB)", "#c0392b"), ("fds", "open descriptors", "#2980b9"),
+              ("threads", "threads", "#27ae60"), ("connections", "connections", "#8e44ad"), ("sessions", "sessions", "#7f8c8d")]
+    width, height, left, top, row = 900, 140, 70, 30, 150
+    end = max(sample["t"] for sample in samples) or 1
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + left + 20}" height="{top + row * len(series) + 30}" '
+             f'font-family="sans-serif" font-size="12">',
+             f'<text x="{left}" y="18">scenariod soak: {report["seconds"]:.0f} s, {report["clients"]} clients, '
+             f'{report["requests"]} requests, {report["errors"]} errors</text>']
+    for index, (key, label, colour) in enumerate(series):
+        values = [sample[key] for sample in samples]
+        low, high = min(values), max(values)
+        span = (high - low) or 1
+        y0 = top + index * row
+        points = " ".join(f"{left + sample['t'] / end * width:.1f},{y0 + height - (sample[key] - low) / span * (height - 20):.1f}"
+                          for sample in samples)
+        parts += [f'<rect x="{left}" y="{y0}" width="{width}" height="{height}" fill="none" stroke="#ccc"/>',
+                  f'<text x="{left + 4}" y="{y0 + 14}">{label}: {low}–{high}</text>',
+                  f'<text x="4" y="{y0 + height}">{end:.0f} s</text>',
+                  f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{points}"/>']
+    parts.append("</svg>")
+    path.write_text("\n".join(parts) + "\n")
 
 
 def main():
@@ -168,6 +403,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=600)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--report", type=pathlib.Path)
+    parser.add_argument("--plot", type=pathlib.Path, help="Write the run's curves to this SVG file.")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="scenariod-soak-") as directory:
         report = soak(arguments.seconds, arguments.clients, pathlib.Path(directory))
@@ -175,6 +411,8 @@ def main():
     print(json.dumps(summary, indent=2))
     if arguments.report:
         arguments.report.write_text(json.dumps(report, indent=2) + "\n")
+    if arguments.plot:
+        plot(report, arguments.plot)
     sys.exit(0 if report["passed"] else 1)
 
 
