@@ -47,7 +47,10 @@ def test_a_thousand_page_loads_hold_no_daemon_connection(stack):
             assert banner_text(browser) == "", (index, banner_text(browser))
             samples.append(unix_connections(bridge.process.pid))
     # The open page's stream, the one being let go of, and the reads' pool (AsyncHTTPClient keeps up to 8 idle): no
-    # growth with the 1,000 pages left behind (before the fix: one more for each, and 503 from the 9th).
-    pool = 8
+    # growth with the 1,000 pages left behind (before the fix: one more for each, and 503 from the 9th). The
+    # descriptors add the browser's own connections to the bridge (Chromium keeps up to 6 to an origin).
+    pool, browser_connections = 8, 6
     assert max(unix for unix, _ in samples) <= pool + 2, (baseline, samples)
-    assert max(descriptors for _, descriptors in samples) <= baseline[1] - baseline[0] + pool + 2, (baseline, samples)
+    assert max(descriptors for _, descriptors in samples) <= baseline[1] - baseline[0] + pool + 2 + browser_connections, (baseline, samples)
+    # And flat: the last pages hold no more than the first ones did.
+    assert max(unix for unix, _ in samples[-3:]) <= max(unix for unix, _ in samples[:3]) + 2, samples
