@@ -113,7 +113,10 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     /// How many chunks were delivered but not kept, between the first ones and the newest (0 for a short stream).
     public var elided: Int { storage.fields.log.kept(delivered).elided }
     /// The index in ``chunks`` where the elided ones were: the count of first chunks kept.
-    public var elidedAt: Int? { elided > 0 ? storage.fields.log.kept(delivered).headCount : nil }
+    public var elidedAt: Int? {
+        let kept = storage.fields.log.kept(delivered)
+        return kept.elided > 0 ? kept.headCount : nil
+    }
     /// The chunk delivered last.
     public var lastChunk: StreamChunk? { storage.fields.log.chunk(at: delivered - 1) }
 
@@ -132,7 +135,7 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.state == rhs.state && lhs.openedAt == rhs.openedAt && lhs.kind == rhs.kind && lhs.fault == rhs.fault && lhs.close == rhs.close
             && lhs.pending == rhs.pending && lhs.nextAt == rhs.nextAt && lhs.delivered == rhs.delivered
-            && (lhs.storage.fields.log === rhs.storage.fields.log || (lhs.chunks == rhs.chunks && lhs.elided == rhs.elided))
+            && (lhs.storage.fields.log === rhs.storage.fields.log || lhs.storage.fields.log.kept(lhs.delivered) == rhs.storage.fields.log.kept(rhs.delivered))
     }
 
     public func hash(into hasher: inout Hasher) {
