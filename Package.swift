@@ -87,6 +87,7 @@ let package = Package(
         // Sessions, the Model registry, the journal and events: the engine, no sockets, no concrete Model.
         .target(name: "ScenarioHost", dependencies: [
             "Services", "Fakes", "LiveServices", "ScenarioFormat", .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         // The control API's request and response bodies, shared by the server and its clients.
         .target(name: "ControlAPI", dependencies: ["Services"]),
@@ -189,7 +190,9 @@ let package = Package(
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
         // The OpenAPI documents and WireMock mappings are read from the source tree (#filePath), as the malformed-scenario corpus is.
         .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "Services", "Fakes", .product(name: "Yams", package: "Yams")], exclude: ["OpenAPI", "WireMock"]),
-        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TaskModels"]),
+        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TaskModels",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
         // The daemon library as a team that owns main uses it: a Service in its own group.
         .testTarget(name: "ScenarioDaemonTests", dependencies: [
             "ScenarioDaemon", "FeedReader",

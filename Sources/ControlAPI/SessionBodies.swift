@@ -37,10 +37,12 @@ public struct SessionBody: Codable, Sendable, Hashable {
     /// Work of the Model the session could not see or order (`modelEscaped`), oldest first; empty when its run is
     /// wholly the session's.
     public var escapes: [ModelEscapeBody]
+    /// What the session's stores hold, in bytes; nil from a daemon older than byte bounds.
+    public var held: HeldBytesBody?
 
     /// A session as the daemon lists it.
     public init(id: String, scenario: String, model: String, now: Date, requests: Int, unmatchedRequests: Int,
-                escapes: [ModelEscapeBody] = []) {
+                escapes: [ModelEscapeBody] = [], held: HeldBytesBody? = nil) {
         self.id = id
         self.scenario = scenario
         self.model = model
@@ -48,6 +50,7 @@ public struct SessionBody: Codable, Sendable, Hashable {
         self.requests = requests
         self.unmatchedRequests = unmatchedRequests
         self.escapes = escapes
+        self.held = held
     }
 
     /// Decodes a session body; one from a daemon older than escapes has none.
@@ -61,6 +64,32 @@ public struct SessionBody: Codable, Sendable, Hashable {
         unmatchedRequests = try container.decode(Int.self, forKey: .unmatchedRequests)
         // Daemons before escapes were reported send none.
         escapes = try container.decodeIfPresent([ModelEscapeBody].self, forKey: .escapes) ?? []
+        held = try container.decodeIfPresent(HeldBytesBody.self, forKey: .held)
+    }
+}
+
+/// What a session's stores hold, in bytes: what each keeps of what it was given (bodies, kept stream chunks,
+/// action arguments, states), each store within the bound the daemon's flags set (`--journal-bytes`,
+/// `--history-bytes`, `--event-buffer-bytes`, `--recording-bytes`).
+public struct HeldBytesBody: Codable, Sendable, Hashable {
+    /// The journal's entries.
+    public var journal: Int
+    /// The history's steps.
+    public var history: Int
+    /// Events waiting in the session's event streams for their readers.
+    public var events: Int
+    /// A recording session's exchanges.
+    public var recording: Int
+    /// The four together.
+    public var total: Int
+
+    /// Held bytes as the daemon reports them.
+    public init(journal: Int, history: Int, events: Int, recording: Int) {
+        self.journal = journal
+        self.history = history
+        self.events = events
+        self.recording = recording
+        self.total = journal + history + events + recording
     }
 }
 

@@ -47,7 +47,7 @@ extension HostError.Code {
         case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey, .invalidServiceState: .badRequest
         case .storeFailed, .saveFailed: .serviceUnavailable
         // The client side holds too much open; it can free some (429 rather than 503: the daemon is healthy).
-        case .tooManySessions, .tooManySubscribers: .tooManyRequests
+        case .tooManySessions, .tooManySubscribers, .tooMuchHeld: .tooManyRequests
         }
     }
 }

@@ -39,7 +39,9 @@ extension SessionBody {
     init(_ session: Session) async throws {
         let info = try await session.info()
         self.init(id: info.id, scenario: info.scenario, model: info.model, now: info.now,
-                  requests: info.requests, unmatchedRequests: info.unmatchedRequests, escapes: info.escapes.map(ModelEscapeBody.init))
+                  requests: info.requests, unmatchedRequests: info.unmatchedRequests, escapes: info.escapes.map(ModelEscapeBody.init),
+                  held: HeldBytesBody(journal: info.held.journal, history: info.held.history, events: info.held.events,
+                                      recording: info.held.recording))
     }
 }
 

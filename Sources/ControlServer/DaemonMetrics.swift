@@ -18,6 +18,8 @@ final class DaemonMetrics: Sendable {
     private let residentBytes: Gauge
     private let openDescriptors: Gauge
     private let threads: Gauge
+    /// What every session's stores hold, by store (`journal`, `history`, `events`, `recording`).
+    private let heldBytes: [(store: HeldBytes.Store, gauge: Gauge)]
     /// State reads answered on the event loop (``SettledStateResponder``): counters made once, for the hot path.
     private let settledReads: (ok: Counter, notModified: Counter)
     /// Connections open now, counted as they open and close.
@@ -40,6 +42,9 @@ final class DaemonMetrics: Sendable {
         residentBytes = gauge("process", "resident_memory", unit: "bytes", help: "Resident memory size in bytes.")
         openDescriptors = gauge("process", "open_fds", help: "Number of open file descriptors.")
         threads = gauge("process", "threads", help: "Number of OS threads in the process.")
+        let held = MetricNameDescriptor(namespace: "scenariod", metricName: "held", unitName: "bytes",
+                                        helpText: "Bytes every session's stores hold, by store (each bounded per session by a --*-bytes flag, all by --max-held-bytes).")
+        heldBytes = HeldBytes.Store.allCases.map { ($0, registry.makeGauge(descriptor: held, labels: [("store", $0.rawValue)])) }
         let read = [("method", "GET"), ("route", Self.stateRoute)]
         settledReads = (registry.makeCounter(descriptor: Self.requests, labels: read + [("status", "200")]),
                         registry.makeCounter(descriptor: Self.requests, labels: read + [("status", "304")]))
@@ -76,6 +81,8 @@ final class DaemonMetrics: Sendable {
         eventsDropped.increment(by: Int64(reportedDrops.withLock { reported in defer { reported = dropped }; return dropped - reported }))
         connections.set(to: Double(openConnections.load(ordering: .relaxed)))
         ownership.set(to: ownershipComplete ? 1 : 0)
+        let held = host.heldBytes
+        for (store, gauge) in heldBytes { gauge.set(to: Double(held[store])) }
         let process = ProcessFigures.read()
         residentBytes.set(to: Double(process.residentBytes))
         openDescriptors.set(to: Double(process.openDescriptors))

@@ -51,7 +51,16 @@ extension DaemonOptions {
                               ("--max-subscribers", maxSubscribers)] where value < 1 {
             throw ValidationError("\(flag) \(value) must be at least 1.")
         }
-        return HostLimits(sessions: maxSessions, subscribersPerSession: maxSubscribersPerSession, subscribers: maxSubscribers)
+        let sizes = try [("--journal-bytes", journalBytes), ("--history-bytes", historyBytes), ("--event-buffer-bytes", eventBufferBytes),
+                         ("--recording-bytes", recordingBytes), ("--max-held-bytes", maxHeldBytes)].map { flag, text in
+            guard let bytes = ByteCountText.parse(text), bytes >= 1 else {
+                throw ValidationError("\(flag) \(text) is not a size; write a whole number of bytes with an optional unit, such as 65536, 512KiB, 16MiB or 2GiB.")
+            }
+            return bytes
+        }
+        return HostLimits(sessions: maxSessions, subscribersPerSession: maxSubscribersPerSession, subscribers: maxSubscribers,
+                          journalBytes: sizes[0], historyBytes: sizes[1], eventBufferBytes: sizes[2], recordingBytes: sizes[3],
+                          heldBytes: sizes[4])
     }
 
     func resolvedStateDirectory(name: String) -> URL {

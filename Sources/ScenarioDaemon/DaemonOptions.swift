@@ -63,6 +63,26 @@ public struct DaemonOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("max-subscribers"), help: ArgumentHelp("Refuse more event streams in all than this (429 tooManySubscribers).", valueName: "n"))
     public var maxSubscribers: Int = HostLimits.default.subscribers
 
+    /// Bytes each session's journal keeps (bodies and kept stream chunks included) before dropping its oldest entries.
+    @Option(name: .customLong("journal-bytes"), help: ArgumentHelp("Bytes each session's journal keeps before dropping its oldest entries (as 16MiB, 512KiB).", valueName: "size"))
+    public var journalBytes: String = "16MiB"
+
+    /// Bytes each session's history keeps; past it the session keeps no further step and cannot be rewound.
+    @Option(name: .customLong("history-bytes"), help: ArgumentHelp("Bytes each session's history keeps; past it no further step is kept and the session cannot be rewound.", valueName: "size"))
+    public var historyBytes: String = "16MiB"
+
+    /// Bytes one event stream holds for a reader that fell behind before dropping its oldest events.
+    @Option(name: .customLong("event-buffer-bytes"), help: ArgumentHelp("Bytes one event stream holds for a slow reader before dropping its oldest events (the reader is told: event: gap).", valueName: "size"))
+    public var eventBufferBytes: String = "16MiB"
+
+    /// Bytes one recording session keeps; past it the recording is let go of and cannot be saved.
+    @Option(name: .customLong("recording-bytes"), help: ArgumentHelp("Bytes a recording session keeps; past it requests are still forwarded but the recording cannot be saved.", valueName: "size"))
+    public var recordingBytes: String = "256MiB"
+
+    /// Bytes all sessions' stores may hold together; past it new work is refused with 429 `tooMuchHeld`.
+    @Option(name: .customLong("max-held-bytes"), help: ArgumentHelp("Refuse new work (sessions, actions, clock moves, writes) while all sessions hold this much (429 tooMuchHeld).", valueName: "size"))
+    public var maxHeldBytes: String = "2GiB"
+
     /// What a Model's escape from its session does: `warn` (report it; a demo goes on) or `fail` (the step that
     /// escaped fails with 409 `modelEscaped`, as a test wants).
     @Option(name: .customLong("model-escapes"), help: ArgumentHelp("warn: report work a Model does outside its session (a Task.detached, a wall-clock sleep) and go on; fail: also fail the step with 409 modelEscaped, as tests want.", valueName: "warn|fail"))

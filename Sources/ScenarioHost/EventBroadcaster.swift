@@ -21,26 +21,26 @@ public struct EventSubscription: Sendable {
         case gap(oldestRetained: Int?)
     }
 
-    public let events: AsyncStream<NumberedEvent>
+    public let events: EventQueue
     /// The ids of the frames the stream opens with before its events, taken from the session's sequence so that no
     /// id is ever given twice: none for a resumed stream; the current state's for a new one; the gap's notice's and
     /// the current state's after a gap. The events that follow have higher ids.
     public let openingIDs: [Int]
     public let start: Start
-    let missed: MissedEvents
-    let finish: @Sendable () -> Void
 
-    /// The most events a stream holds for its reader; past it the oldest are dropped.
+    /// The most events a stream holds for its reader; past it (or past ``HostLimits/eventBufferBytes``) the oldest
+    /// are dropped.
     public static let bufferSize = 1_024
 
-    /// The events dropped because this stream's reader fell ``bufferSize`` behind, all of them
+    /// The events dropped because this stream's reader fell ``bufferSize`` events (or its bytes) behind, all of them
     /// before `event`: taken (and counted from zero again) when any were, so the reader can say so before `event`.
     public func takeMissed(before event: NumberedEvent) -> MissedEvents.Run? {
-        missed.take(before: event.id)
+        events.buffer.missed.take(before: event.id)
     }
 
-    /// Ends the stream now (its reader has gone): its loop ends and its place under the limits is given back.
-    public func end() { finish() }
+    /// Ends the stream now (its reader has gone): its loop reads what waits and ends, and its place under the
+    /// limits is given back.
+    public func end() { events.buffer.finish(discarding: false) }
 }
 
 /// Events a slow reader's stream dropped: the newest are kept, so a run of the oldest is lost.
@@ -73,20 +73,17 @@ public final class MissedEvents: Sendable {
 /// loses old events rather than holding the session up, and is told how many (``EventSubscription/takeMissed(before:)``).
 final class EventBroadcaster: Sendable {
     static let bufferSize = EventSubscription.bufferSize
-    /// Events kept for clients that reconnect. Kept only once the session has had a subscriber, so the sessions
-    /// nobody watches (most of a test suite's) hold none.
+    /// Events kept for clients that reconnect, within the byte bound of a stream's buffer too. Kept only once the
+    /// session has had a subscriber, so the sessions nobody watches (most of a test suite's) hold none.
     static let retainedCount = 256
-
-    private struct Subscriber {
-        let continuation: AsyncStream<NumberedEvent>.Continuation
-        let missed: MissedEvents
-    }
 
     private struct State {
         var nextStream = 0
-        var open: [Int: Subscriber] = [:]
+        var open: [Int: EventBuffer] = [:]
         var lastID = 0
-        var retained: [NumberedEvent] = []
+        /// The retained events, oldest first, each with its bytes.
+        var retained: [(event: NumberedEvent, bytes: Int)] = []
+        var retainedBytes = 0
         var everSubscribed = false
     }
 
@@ -97,21 +94,27 @@ final class EventBroadcaster: Sendable {
     private let ended = Mutex<[Int]>([])
     private let limit: Int
     private let allStreams: SubscriberCount
+    /// The bytes one stream's buffer holds at most, and the retained events too.
+    private let byteLimit: Int
+    /// Where the buffers' and the retained events' bytes are counted.
+    private let held: SessionBytes
 
     /// - Parameters:
     ///   - limit: Streams this session may have open at once.
     ///   - allStreams: The streams open across the host, with their limit.
-    init(limit: Int, allStreams: SubscriberCount) {
+    ///   - byteLimit: The bytes one stream's buffer holds at most, and the retained events too.
+    ///   - held: Where those bytes are counted.
+    init(limit: Int, allStreams: SubscriberCount, byteLimit: Int, held: SessionBytes) {
         self.limit = limit
         self.allStreams = allStreams
+        self.byteLimit = byteLimit
+        self.held = held
     }
 
     /// A new stream of the events published from now on, preceded by the retained ones after `lastEventID`.
     /// - Throws: ``HostError`` `.tooManySubscribers` past this session's limit or the host's.
     func subscribe(session: String, after lastEventID: Int?) throws(HostError) -> EventSubscription {
-        let (stream, continuation) = AsyncStream.makeStream(of: NumberedEvent.self, bufferingPolicy: .bufferingNewest(Self.bufferSize))
-        let missed = MissedEvents()
-        let claimed: Result<([Int], EventSubscription.Start), HostError> = state.withLock { state in
+        let claimed: Result<(EventBuffer, [Int], EventSubscription.Start), HostError> = state.withLock { state in
             forgetEnded(&state)
             guard state.open.count < limit else {
                 return .failure(HostError(.tooManySubscribers, "session '\(session)' has \(limit) event streams open, its limit; close one (or raise the daemon's --max-subscribers-per-session) and try again."))
@@ -121,22 +124,22 @@ final class EventBroadcaster: Sendable {
             }
             let streamID = state.nextStream
             state.nextStream += 1
-            // Set before the stream is reachable, so the count is given back however the stream ends.
-            continuation.onTermination = { [weak self, allStreams] _ in
+            // Told however the stream ends, so the count is given back.
+            let buffer = EventBuffer(countLimit: Self.bufferSize, byteLimit: byteLimit, held: held) { [weak self, allStreams] in
                 self?.ended.withLock { $0.append(streamID) }
                 allStreams.release()
             }
-            state.open[streamID] = Subscriber(continuation: continuation, missed: missed)
+            state.open[streamID] = buffer
             state.everSubscribed = true
             var start = EventSubscription.Start.now
             if let lastEventID {
-                let oldest = state.retained.first?.id ?? state.lastID + 1
+                let oldest = state.retained.first?.event.id ?? state.lastID + 1
                 if lastEventID <= state.lastID, lastEventID >= oldest - 1 {
                     // Yielded under the lock, so no event published meanwhile can overtake them.
-                    for event in state.retained where event.id > lastEventID { continuation.yield(event) }
+                    for (event, bytes) in state.retained where event.id > lastEventID { buffer.push(event, bytes: bytes) }
                     start = .resumed
                 } else {
-                    start = .gap(oldestRetained: state.retained.first?.id)
+                    start = .gap(oldestRetained: state.retained.first?.event.id)
                 }
             }
             // The opening frames get ids of their own: a client that drops an id it has seen (as a browser's
@@ -145,10 +148,10 @@ final class EventBroadcaster: Sendable {
             let count = switch start { case .resumed: 0; case .now: 1; case .gap: 2 }
             let opening = Array(state.lastID + 1 ..< state.lastID + 1 + count)
             state.lastID += count
-            return .success((opening, start))
+            return .success((buffer, opening, start))
         }
-        let (opening, start) = try claimed.get()
-        return EventSubscription(events: stream, openingIDs: opening, start: start, missed: missed, finish: { continuation.finish() })
+        let (buffer, opening, start) = try claimed.get()
+        return EventSubscription(events: EventQueue(buffer: buffer), openingIDs: opening, start: start)
     }
 
     /// Whether any stream is open.
@@ -164,18 +167,23 @@ final class EventBroadcaster: Sendable {
             forgetEnded(&state)
             state.lastID += 1
             let numbered = NumberedEvent(id: state.lastID, event: event)
-            if state.everSubscribed {
-                if state.retained.count == Self.retainedCount { state.retained.removeFirst() }
-                state.retained.append(numbered)
+            guard state.everSubscribed else { return }
+            let bytes = event.heldBytes
+            state.retained.append((numbered, bytes))
+            state.retainedBytes += bytes
+            var freed = 0
+            while state.retained.count > 1, state.retained.count > Self.retainedCount || state.retainedBytes > byteLimit {
+                freed += state.retained[0].bytes
+                state.retainedBytes -= state.retained[0].bytes
+                state.retained.removeFirst()
             }
-            // Yielded under the lock, so every stream sees the ids in order (a yield never calls back into here,
-            // and a stream's end takes `ended`'s lock, not this one).
-            for subscriber in state.open.values {
-                // The buffer keeps the newest: the oldest waiting is dropped, and counted for the reader to hear of.
-                if case .dropped(let oldest) = subscriber.continuation.yield(numbered) {
-                    subscriber.missed.note(oldest.id)
-                    allStreams.noteDropped()
-                }
+            held.add(bytes - freed, to: .events)
+            // Pushed under the lock, so every stream sees the ids in order (a push never calls back into here, and
+            // a stream's end takes `ended`'s lock, not this one).
+            for buffer in state.open.values {
+                // The buffer keeps the newest: the oldest waiting are dropped, and counted for the reader to hear of.
+                let dropped = buffer.push(numbered, bytes: bytes)
+                if dropped > 0 { allStreams.noteDropped(dropped) }
             }
         }
     }
@@ -187,10 +195,10 @@ final class EventBroadcaster: Sendable {
         }
     }
 
-    /// Ends every stream.
+    /// Ends every stream; their readers get what waits for them first.
     func finish() {
-        for subscriber in state.withLock({ Array($0.open.values) }) {
-            subscriber.continuation.finish()
+        for buffer in state.withLock({ Array($0.open.values) }) {
+            buffer.finish(discarding: false)
         }
     }
 }
@@ -205,7 +213,7 @@ final class SubscriberCount: Sendable {
     var count: Int { open.withLock { $0 } }
     /// The events dropped for readers that fell behind, since the host started.
     var droppedEvents: Int { dropped.load(ordering: .relaxed) }
-    func noteDropped() { dropped.add(1, ordering: .relaxed) }
+    func noteDropped(_ count: Int) { dropped.add(count, ordering: .relaxed) }
 
     init(limit: Int) { self.limit = limit }
 

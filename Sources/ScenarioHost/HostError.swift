@@ -25,6 +25,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidServiceState
         case tooManySessions
         case tooManySubscribers
+        case tooMuchHeld
         case invalidOverrides
         case unknownRoute
         case unknownStream

@@ -4,19 +4,29 @@ import ScenarioFormat
 import Services
 
 /// The live network of a recording session, keeping every exchange in full (bodies and all) for
-/// ``RecordedScenario``. Unlike the journal it drops nothing, up to ``capacity`` exchanges; past that it still
-/// forwards requests but the recording can no longer be saved whole, and saving says so.
+/// ``RecordedScenario``. Unlike the journal it drops nothing, up to ``capacity`` exchanges and its byte limit
+/// (``HostLimits/recordingBytes``); past either it still forwards requests, but the recording can no longer be
+/// saved whole, so it lets go of what it kept, and saving says why.
 actor Recorder: NetworkService {
     /// The most exchanges one recording keeps.
     static let capacity = 10_000
 
     private let live: any NetworkService
     private(set) var exchanges: [RecordedExchange] = []
+    /// Requests forwarded but not kept, once the recording passed a bound.
     private(set) var overflowed = 0
+    /// Why the recording cannot be saved, once it passed a bound.
+    private(set) var overflowReason: String?
     private var sequence = 0
+    private var bytes = 0
+    private let byteLimit: Int
+    private let held: SessionBytes
 
-    init(forwardingTo live: any NetworkService) {
+    init(forwardingTo live: any NetworkService, byteLimit: Int, held: SessionBytes) {
         self.live = live
+        self.byteLimit = byteLimit
+        self.held = held
+        held.set(.recording, to: 0)
     }
 
     func send(_ request: NetworkRequest) async throws(TransportError) -> NetworkResponse {
@@ -65,7 +75,11 @@ actor Recorder: NetworkService {
     }
 
     fileprivate func note(_ sequence: Int, message: WebSocketMessage, sent: Bool, at offset: Duration) {
-        update(sequence) { $0.conversation?.messages.append(.init(offset: offset, message: message, sent: sent)) }
+        let size = switch message {
+        case .text(let text): 32 + text.utf8.count
+        case .binary(let data): 32 + data.count
+        }
+        update(sequence, adding: size) { $0.conversation?.messages.append(.init(offset: offset, message: message, sent: sent)) }
     }
 
     fileprivate func note(_ sequence: Int, close: WebSocketClose, at offset: Duration) {
@@ -73,7 +87,7 @@ actor Recorder: NetworkService {
     }
 
     fileprivate func note(_ sequence: Int, chunk: Data, at offset: Duration) {
-        update(sequence) { $0.stream?.items.append(StreamScript.Item(offset: offset, bytes: chunk)) }
+        update(sequence, adding: 32 + chunk.count) { $0.stream?.items.append(StreamScript.Item(offset: offset, bytes: chunk)) }
     }
 
     fileprivate func note(_ sequence: Int, end: StreamScript.End, at offset: Duration) {
@@ -83,17 +97,47 @@ actor Recorder: NetworkService {
         }
     }
 
-    /// Changes the kept exchange numbered `sequence`, if it was kept.
-    private func update(_ sequence: Int, _ change: (inout RecordedExchange) -> Void) {
+    /// Changes the kept exchange numbered `sequence`, if it was kept, which makes it hold `size` more bytes.
+    private func update(_ sequence: Int, adding size: Int = 0, _ change: (inout RecordedExchange) -> Void) {
         guard let index = exchanges.lastIndex(where: { $0.sequence == sequence }) else { return }
+        guard fits(size) else { return }
         change(&exchanges[index])
     }
 
     private func keep(_ exchange: RecordedExchange) {
-        if exchanges.count < Self.capacity {
-            exchanges.append(exchange)
-        } else {
+        guard exchanges.count < Self.capacity || overflowReason != nil else {
+            overflow(because: "recorded more than \(Self.capacity) requests")
             overflowed += 1
+            return
+        }
+        guard overflowReason == nil, fits(exchange.heldBytes) else {
+            overflowed += 1
+            return
+        }
+        exchanges.append(exchange)
+    }
+
+    /// Counts `size` more bytes kept; false (and the recording let go of) when they pass the limit.
+    private func fits(_ size: Int) -> Bool {
+        guard overflowReason == nil else { return false }
+        guard bytes + size <= byteLimit else {
+            overflow(because: "kept more than \(ByteCountText.format(byteLimit)) of requests and answers (the daemon's --recording-bytes)")
+            return false
+        }
+        bytes += size
+        held.set(.recording, to: bytes)
+        return true
+    }
+
+    /// The recording can no longer be saved whole: what it kept is let go of, so a session left recording holds
+    /// nothing more.
+    private func overflow(because reason: String) {
+        if overflowReason == nil {
+            overflowReason = reason
+            overflowed += exchanges.count
+            exchanges = []
+            bytes = 0
+            held.set(.recording, to: 0)
         }
     }
 }

@@ -24,6 +24,10 @@ public actor ScenarioHost {
     private let logger: Logger
     private let durableStores: DurableStores
     private let subscribers: SubscriberCount
+    private let bytes = HostBytes()
+
+    /// What every session's stores hold now, in bytes, by store.
+    public nonisolated var heldBytes: HeldBytes { bytes.now }
 
     /// The event streams open across every session now.
     public nonisolated var eventStreamsOpen: Int { subscribers.count }
@@ -106,6 +110,7 @@ public actor ScenarioHost {
         guard sessions.count < limits.sessions else {
             throw HostError(.tooManySessions, "\(sessions.count) sessions are open, the limit; delete sessions that are done (DELETE /v1/sessions/ID, scenarioctl session rm ID) or raise the daemon's --max-sessions.")
         }
+        try bytes.admit("open a session of '\(scenarioName)'", limit: limits.heldBytes)
         var scenario = try scenario(named: scenarioName)
         if let overrides { scenario = try resolve(overrides, over: scenario) }
         // An engine in a test's process is checked here, as a daemon is at its start (a test must not pass on a run
@@ -132,9 +137,12 @@ public actor ScenarioHost {
             } while sessions["\(scenarioName)-\(generatedCount)"] != nil
             sessionID = "\(scenarioName)-\(generatedCount)"
         }
-        let session = Session(id: sessionID, scenario: scenario, overrides: overrides, journalCapacity: journalCapacity, makeDriver: makeDriver,
+        let held = bytes.count(session: sessionID)
+        let session = Session(id: sessionID, scenario: scenario, overrides: overrides, journalCapacity: journalCapacity,
+                              limits: limits, held: held, makeDriver: makeDriver,
                               services: models.services, durableStores: durableStores, settledStates: settledStates,
-                              events: EventBroadcaster(limit: limits.subscribersPerSession, allStreams: subscribers),
+                              events: EventBroadcaster(limit: limits.subscribersPerSession, allStreams: subscribers,
+                                                       byteLimit: limits.eventBufferBytes, held: held),
                               escapePolicy: escapePolicy, resolvedRoutes: resolvedRoutes, logger: logger)
         // Registered before it starts, so a concurrent create with the same id is refused.
         sessions[sessionID] = session
@@ -143,6 +151,7 @@ public actor ScenarioHost {
         } catch {
             sessions[sessionID] = nil
             await session.close()
+            bytes.forget(session.held)
             throw error
         }
         session.logger.info("session created")
@@ -190,6 +199,7 @@ public actor ScenarioHost {
         let session = try session(id)
         sessions[id] = nil
         await session.close()
+        bytes.forget(session.held)
         session.logger.info("session deleted")
     }
 
@@ -197,7 +207,10 @@ public actor ScenarioHost {
     public func closeAll() async {
         let all = sessions.values
         sessions.removeAll()
-        for session in all { await session.close() }
+        for session in all {
+            await session.close()
+            bytes.forget(session.held)
+        }
         await durableStores.closeAll()
     }
 

@@ -31,6 +31,7 @@ extension Session {
     public static let wakeLimit = 10_000
 
     private func moveClock(_ change: SessionHistory.Change) async throws(HostError) -> Date {
+        try admit("move the clock")
         let known = await takeTurn()
         defer { endTurn() }
         do {

@@ -15,8 +15,8 @@ extension Session {
     /// session only when nothing outside it (the live network, the system's clock or randomness, a store shared
     /// with other sessions) takes part.
     public var notRewindableBecause: String? {
-        if changes.overflowed {
-            return "its history passed \(SessionHistory.limit) steps, the most one session keeps; start a new session to rewind again"
+        if let overflow = changes.overflowReason {
+            return "\(overflow); start a new session to rewind again"
         }
         if scenario.usesLiveNetwork { return "its answers come from the live network (scenario '\(scenario.name)' has network mode '\(scenario.network.mode.rawValue)' or a live route), which a replay would ask again" }
         if scenario.clock.mode != .frozen { return "its clock is \(scenario.clock.mode.rawValue) (scenario '\(scenario.name)'), so it moves with the system's time, which a replay cannot repeat" }
@@ -67,6 +67,7 @@ extension Session {
         }
         let replay = changes.steps.dropFirst().prefix(number).map(\.change)
         changes.removeAll()
+        held.set(.history, to: 0)
         _ = journaling.takeCaused()
         try await restart()
         await remember(.start, tell: false)
@@ -124,6 +125,7 @@ extension Session {
         } else {
             changes.append(change, time: now, requests: caused)
         }
+        held.set(.history, to: changes.bytes)
         switch change {
         case .start, .reset: routeChanges = []
         case .setRoute(let name, _, _): routeChanges.append("set route \(name)")

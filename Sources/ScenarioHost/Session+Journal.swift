@@ -48,7 +48,7 @@ extension Session {
     /// A summary for listings.
     public func info() async throws(HostError) -> SessionInfo {
         SessionInfo(id: id, scenario: scenario.name, model: scenario.model, now: try await now(),
-                    requests: journal.entries.count, unmatchedRequests: journal.unmatched.count, escapes: escapes)
+                    requests: journal.entries.count, unmatchedRequests: journal.unmatched.count, escapes: escapes, held: held.now)
     }
 
     nonisolated func record(_ exchange: NetworkExchange, of generation: Int) {

@@ -28,6 +28,7 @@ extension Session {
     /// Stores `value` under `key`. The Model sees it the next time it reads the key.
     public func setKeyValue(_ key: String, to value: JSONValue) async throws(HostError) {
         try KeyName.validate(key)
+        try admit("store key '\(key)'")
         await takeTurn()
         defer { endTurn() }
         try await setKeyValueNow(key, value)

@@ -12,6 +12,7 @@ extension Session {
     /// - Throws: ``HostError`` `.unknownAction` or `.invalidArguments`; the Model is not touched then.
     @discardableResult
     public func perform(_ action: String, arguments: JSONValue = .object([:])) async throws(HostError) -> ModelState {
+        try admit("perform action '\(action)'")
         await takeTurn()
         defer { endTurn() }
         let state = try await performNow(action, arguments)

@@ -16,9 +16,8 @@ extension Session {
         guard let recorder = runtime.recorder else {
             throw HostError(.notRecording, "session '\(id)' does not record: its scenario '\(scenario.name)' has network mode '\(scenario.network.mode.rawValue)'; start a session of a scenario with 'network: record'.")
         }
-        let overflowed = await recorder.overflowed
-        guard overflowed == 0 else {
-            throw HostError(.recordingTooLong, "session '\(id)' recorded more than \(Recorder.capacity) requests (\(overflowed) more were forwarded but not kept); reset the session and record a shorter run.")
+        if let reason = await recorder.overflowReason {
+            throw HostError(.recordingTooLong, "session '\(id)' \(reason), so the recording was let go of (\(await recorder.overflowed) requests were forwarded but not kept); reset the session and record a shorter run.")
         }
         return (await recorder.exchanges, runtime.startedAt)
     }
@@ -44,6 +43,7 @@ extension Session {
                 throw HostError(.invalidOverrides, "route '\(name)' for session '\(id)' has problems: \(error). It is read as a route of a scenario file's network.routes.")
             }
         }
+        try admit("set route '\(name)'")
         await takeTurn()
         defer { endTurn() }
         try await live().onNetwork { await $0.setRoute(route) }

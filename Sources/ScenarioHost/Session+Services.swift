@@ -28,6 +28,7 @@ extension Session {
     /// - Throws: ``HostError`` `.invalidServiceState` naming the field, as a scenario section's problems do.
     @discardableResult
     public func replaceServiceState(_ name: String, with json: JSONValue) async throws(HostError) -> JSONValue {
+        try admit("replace the state of service '\(name)'")
         await takeTurn()
         defer { endTurn() }
         let stored = try await replaceServiceStateNow(name, json)
@@ -43,6 +44,7 @@ extension Session {
     ///   message a replacement by that state would get.
     @discardableResult
     public func patchServiceState(_ name: String, with patch: JSONValue) async throws(HostError) -> JSONValue {
+        try admit("patch the state of service '\(name)'")
         await takeTurn()
         defer { endTurn() }
         let (definition, fake) = try serviceFake(name)

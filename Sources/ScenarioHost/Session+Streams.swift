@@ -15,6 +15,7 @@ extension Session {
     /// - Throws: ``HostError`` `.unknownStream` when no stream of that number is open; `.streamFull` when the Model
     ///   has not read the pushes already waiting.
     public func pushToStream(_ bytes: Data, stream: Int) async throws(HostError) -> ModelState {
+        try admit("push into stream \(stream)")
         await takeTurn()
         defer { endTurn() }
         try await pushNow(bytes, into: stream)

@@ -48,7 +48,11 @@ public actor Session {
     var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
     /// What clients did, for ``history()`` and ``rewind(to:)``.
-    var changes = SessionHistory()
+    var changes: SessionHistory
+    /// What the session's stores hold, in bytes, counted into the host's.
+    nonisolated let held: SessionBytes
+    /// The host's limits, the byte bounds of this session's stores among them.
+    nonisolated let limits: HostLimits
     /// The route changes made since the current generation started (`set route X`, `remove route Y`), which a
     /// scenario saved from the session would not keep.
     var routeChanges: [String] = []
@@ -61,9 +65,13 @@ public actor Session {
     /// The catalog's version this session's scenario came from.
     let catalogGeneration: Int
 
-    init(id: String, scenario: Scenario, overrides: JSONValue? = nil, journalCapacity: Int, makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
+    init(id: String, scenario: Scenario, overrides: JSONValue? = nil, journalCapacity: Int, limits: HostLimits, held: SessionBytes,
+         makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
          services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster,
          escapePolicy: EscapePolicy = .warn, resolvedRoutes: ResolvedRoutes = ResolvedRoutes(), logger: Logger) {
+        self.limits = limits
+        self.held = held
+        self.changes = SessionHistory(byteLimit: limits.historyBytes)
         self.escapePolicy = escapePolicy
         self.resolvedRoutes = resolvedRoutes
         self.catalogGeneration = resolvedRoutes.generation
@@ -81,7 +89,7 @@ public actor Session {
         logger[metadataKey: "model"] = "\(scenario.model)"
         self.logger = logger
         self.makeDriver = makeDriver
-        self.journaling = SessionJournal(capacity: journalCapacity)
+        self.journaling = SessionJournal(capacity: journalCapacity, byteCapacity: limits.journalBytes, held: held)
     }
 
     // MARK: Life cycle
@@ -141,7 +149,7 @@ public actor Session {
             makeDriver: makeDriver, services: serviceDefinitions,
             // Journaled where the Model's work runs, with no hop onto this actor.
             journal: { [weak self] exchange in self?.record(exchange, of: generation) },
-            durableStores: durableStores, logger: logger, executor: executor)
+            durableStores: durableStores, logger: logger, executor: executor, held: held, recordingBytes: limits.recordingBytes)
         let runtime = try await SessionRuntime.start(scenario, inputs, resetStore: resetStore)
         self.runtime = runtime
         // After a reset, every fake's state is told again (its version counts from 0 in the new generation).
@@ -165,6 +173,13 @@ public actor Session {
         _ = try? await publishStateIfChanged()
         // No step to fail: the clock moved on its own, or a live server's message came.
         _ = reportEscapes(during: "a tick of the running clock or a live message")
+    }
+
+    /// Refuses `work`, which may make the session hold more, while the host's sessions hold their bound of bytes
+    /// (``HostLimits/heldBytes``).
+    /// - Throws: ``HostError`` `.tooMuchHeld`, naming the sessions that hold most.
+    func admit(_ work: String) throws(HostError) {
+        try held.host.admit("\(work) in session '\(id)'", limit: limits.heldBytes)
     }
 
     /// Waits for the session's turn and takes it.

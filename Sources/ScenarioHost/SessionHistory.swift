@@ -51,14 +51,33 @@ public struct SessionHistory: Sendable {
 
     /// Every step, the start first.
     public private(set) var steps: [Step] = []
-    /// Whether a step past ``limit`` was not kept.
+    /// Whether a step past ``limit``, or past ``byteLimit``, was not kept.
     public private(set) var overflowed = false
+    /// The bytes the steps keep (``HeldBytes/history``).
+    public private(set) var bytes = 0
+    /// The most bytes the steps keep (``HostLimits/historyBytes``).
+    public let byteLimit: Int
+
+    /// An empty history that keeps at most `byteLimit` bytes of steps.
+    init(byteLimit: Int = HostLimits.default.historyBytes) {
+        self.byteLimit = byteLimit
+    }
+
+    /// Why a step was not kept, when one was not.
+    var overflowReason: String? {
+        guard overflowed else { return nil }
+        return steps.count > Self.limit
+            ? "its history passed \(Self.limit) steps, the most one session keeps"
+            : "its history passed \(ByteCountText.format(byteLimit)), the most one session keeps (the daemon's --history-bytes)"
+    }
 
     mutating func append(_ change: Change, time: Date, requests: [Int]) {
-        guard steps.count <= Self.limit else {
+        let size = change.heldBytes + requests.count * 8
+        guard !overflowed, steps.count <= Self.limit, bytes + size <= byteLimit || steps.isEmpty else {
             overflowed = true
             return
         }
+        bytes += size
         steps.append(Step(number: steps.count, change: change, time: time, requests: requests))
     }
 
@@ -66,6 +85,12 @@ public struct SessionHistory: Sendable {
     /// - Returns: false when the newest step is something else (then the caller appends a step).
     mutating func extendPlay(with moves: [Duration], time: Date, requests: [Int]) -> Bool {
         guard let last = steps.indices.last, case .play(let earlier) = steps[last].change else { return false }
+        let size = moves.count * 16 + requests.count * 8
+        guard !overflowed, bytes + size <= byteLimit else {
+            overflowed = true
+            return true
+        }
+        bytes += size
         steps[last].change = .play(moves: earlier + moves)
         steps[last].time = time
         steps[last].requests += requests
@@ -74,6 +99,7 @@ public struct SessionHistory: Sendable {
 
     mutating func removeAll() {
         steps.removeAll()
+        bytes = 0
         overflowed = false
     }
 }

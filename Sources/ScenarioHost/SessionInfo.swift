@@ -16,4 +16,6 @@ public struct SessionInfo: Sendable, Hashable, Codable {
     public var unmatchedRequests: Int
     /// Work of the Model the session could not see or order, oldest first.
     public var escapes: [ModelEscape]
+    /// What its stores hold, in bytes.
+    public var held: HeldBytes
 }

@@ -15,7 +15,7 @@ final class SessionJournal: Sendable {
     }
 
     /// What ``record(_:of:)`` did.
-    enum Recorded {
+    enum Recorded: Equatable {
         /// The exchange belongs to a replaced generation (a reset or rewind stopped it): nothing was kept.
         case stale
         /// A delayed answer completed its pending entry (false: the entry was dropped or cleared meanwhile).
@@ -27,9 +27,12 @@ final class SessionJournal: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Where the journal's bytes are counted.
+    private let held: SessionBytes
 
-    init(capacity: Int) {
-        state = Mutex(State(journal: RequestJournal(capacity: capacity)))
+    init(capacity: Int, byteCapacity: Int, held: SessionBytes) {
+        state = Mutex(State(journal: RequestJournal(capacity: capacity, byteCapacity: byteCapacity)))
+        self.held = held
     }
 
     /// The journal now.
@@ -53,11 +56,15 @@ final class SessionJournal: Sendable {
             state.generation += 1
             state.journal.clear()
             state.encodings = [:]
+            held.set(.journal, to: 0)
         }
     }
 
     func clear() {
-        state.withLock { $0.journal.clear() }
+        state.withLock { state in
+            state.journal.clear()
+            held.set(.journal, to: 0)
+        }
     }
 
     /// The journal with each entry as its JSON (`JSONEncoder.services`), for reads: an entry is encoded once and
@@ -88,6 +95,8 @@ final class SessionJournal: Sendable {
         state.withLock { state in
             guard generation == state.generation else { return .stale }
             if state.caused.last != exchange.sequence { state.caused.append(exchange.sequence) }
+            // Counted under the journal's lock, so two records cannot set the count out of order.
+            defer { held.set(.journal, to: state.journal.bytes) }
             if exchange.stream?.hasProgressed == true { return .streamed(state.journal.update(exchange)) }
             if exchange.pending == false { return .completed(state.journal.complete(exchange)) }
             state.journal.record(exchange)

@@ -33,6 +33,9 @@ struct SessionRuntime: Sendable {
         var logger: Logger
         /// The session's executor, which every generation's work runs on.
         var executor: SessionExecutor
+        /// Where a recording's bytes are counted, and their bound.
+        var held: SessionBytes
+        var recordingBytes: Int
     }
 
     /// Builds the services for `scenario`, creates its Model and starts the Model's `run()`, then lets it settle.
@@ -69,7 +72,7 @@ struct SessionRuntime: Sendable {
             liveNetwork = live
             upstream = live
             if settings.mode == .record {
-                recorder = Recorder(forwardingTo: live)
+                recorder = Recorder(forwardingTo: live, byteLimit: inputs.recordingBytes, held: inputs.held)
                 upstream = recorder
             }
         }

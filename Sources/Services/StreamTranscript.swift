@@ -120,6 +120,9 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
     /// The chunk delivered last.
     public var lastChunk: StreamChunk? { storage.fields.log.chunk(at: delivered - 1) }
 
+    /// The bytes of the chunks kept (at most ``keptBytes`` and the newest chunk), which a journal counts as its entry's.
+    package var keptTextBytes: Int { storage.fields.log.keptBytes }
+
     /// Records `chunk` as delivered.
     public mutating func append(_ chunk: StreamChunk) {
         update { fields in
@@ -274,6 +277,9 @@ private final class ChunkLog: Sendable {
             return (head + newest, delivered - head.count - newest.count, head.count)
         }
     }
+
+    /// The bytes of the chunks kept, the copies' too.
+    var keptBytes: Int { chunks.withLock { $0.headBytes + $0.tailBytes } }
 
     /// Chunk number `number`, when it is kept.
     func chunk(at number: Int) -> StreamChunk? {

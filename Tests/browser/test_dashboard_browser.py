@@ -33,6 +33,14 @@ def dashboard(tmp_path):
         daemon.stop()
 
 
+def byte_text(count):
+    """`count` bytes as the dashboard and the daemon's messages write them: `512 B`, `64.0 KiB`, `15.3 MiB`."""
+    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if count >= size:
+            return f"{count / size:.1f} {unit}"
+    return f"{count} B"
+
+
 def item_is_read(browser, url):
     """Whether the state tree shows the item with `url` as read, and whether that leaf is highlighted."""
     return tuple(browser.execute_script("""
@@ -108,6 +116,12 @@ def test_a_demo_in_the_dashboard(dashboard):
     browser.find_element(By.ID, "kv-new-value").send_keys('{"kept": true}')
     browser.find_element(By.CSS_SELECTOR, "#kv-new-key ~ button").click()
     wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, 'textarea[data-key="demo-note"]'), "the new key")
+    # What the session's stores hold is shown under its title, and follows each change (its history grew here).
+    def held_shown():
+        held = daemon.call("GET", f"/v1/sessions/{session}", expect=200).json()["held"]
+        text = browser.find_element(By.ID, "held").text
+        return held["history"] > 0 and text.startswith(f"Holds {byte_text(held['total'])}: journal {byte_text(held['journal'])}, history {byte_text(held['history'])}")
+    wait(browser, held_shown, "the bytes the session holds")
 
     # Saved as a scenario, then a session of it: the same read marks, key-value state and clock. FeedReader fetches
     # its feed when it starts, and slow-network's feed takes 2 s of clock time, so the new session loads until its

@@ -307,7 +307,9 @@ def sample(daemon, started):
     return {"t": round(time.monotonic() - started, 1), "rss_kib": int(figures["process_resident_memory_bytes"] // 1024),
             "fds": int(figures["process_open_fds"]), "threads": int(figures["process_threads"]),
             "connections": int(figures["scenariod_connections"]), "sessions": int(figures["scenariod_sessions"]),
-            "event_streams": int(figures["scenariod_event_streams"])}
+            "event_streams": int(figures["scenariod_event_streams"]),
+            # What sessions hold by the daemon's own count (each store's bytes), which must come back to 0.
+            "held_bytes": int(sum(value for name, value in figures.items() if name.startswith("scenariod_held_bytes{")))}
 
 
 def soak(seconds, clients, directory):
@@ -341,7 +343,8 @@ def soak(seconds, clients, directory):
         # Connections close asynchronously; give them a bounded moment to come back.
         for _ in range(100):
             end = sample(daemon, started)
-            if end["fds"] <= baseline["fds"] and end["connections"] <= baseline["connections"] and end["threads"] <= baseline["threads"] + 2:
+            if (end["fds"] <= baseline["fds"] and end["connections"] <= baseline["connections"] and end["threads"] <= baseline["threads"] + 2
+                    and end["held_bytes"] == 0):
                 break
             time.sleep(0.1)
         after_warm_up = [each["rss_kib"] for each in samples if each["t"] >= warm_up] or [samples[-1]["rss_kib"]]
@@ -357,6 +360,7 @@ def soak(seconds, clients, directory):
             "threads_slope_per_minute_after_warm_up": round(slope_per_minute(samples, "threads", warm_up), 3),
             "fds_baseline": baseline["fds"], "fds_end": end["fds"], "threads_baseline": baseline["threads"], "threads_end": end["threads"],
             "connections_baseline": baseline["connections"], "connections_end": end["connections"],
+            "held_bytes_peak": max(each["held_bytes"] for each in samples), "held_bytes_end": end["held_bytes"],
             "largest_journal": stats.largest_journal, "journal_capacity": stats.journal_capacity,
             "watched_events": stats.watched_events, "missed_events_said_by_gaps": stats.missed_events,
             "bridge_daemon_connections_max": max(bridge_connections), "bridge_samples": len(visitor.connections),
@@ -365,7 +369,7 @@ def soak(seconds, clients, directory):
         report["passed"] = (not stats.errors and growth < 10 and end["fds"] <= baseline["fds"]
                             and end["connections"] <= baseline["connections"] and end["threads"] <= baseline["threads"] + 2
                             and stats.largest_journal <= JOURNAL_CAPACITY and not sessions_left
-                            and max(bridge_connections) <= 10)
+                            and max(bridge_connections) <= 10 and end["held_bytes"] == 0)
         return report
     finally:
         daemon.stop()
@@ -376,7 +380,8 @@ def plot(report, path):
     over time, each scaled to its own range (written by hand: no plotting library on these machines)."""
     samples = report["samples"]
     series = [("rss_kib", "resident memory (KiB)", "#c0392b"), ("fds", "open descriptors", "#2980b9"),
-              ("threads", "threads", "#27ae60"), ("connections", "connections", "#8e44ad"), ("sessions", "sessions", "#7f8c8d")]
+              ("threads", "threads", "#27ae60"), ("connections", "connections", "#8e44ad"), ("sessions", "sessions", "#7f8c8d"),
+              ("held_bytes", "held by sessions' stores (bytes)", "#d35400")]
     width, height, left, top, row = 900, 140, 70, 30, 150
     end = max(sample["t"] for sample in samples) or 1
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + left + 20}" height="{top + row * len(series) + 30}" '

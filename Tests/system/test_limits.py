@@ -126,3 +126,55 @@ def test_metrics_show_the_daemons_figures_in_prometheus_text(daemon_with):
     reads = 'scenariod_http_requests_total{method="GET",route="/v1/sessions/{session}/state",status="200"}'
     missing = 'scenariod_http_requests_total{method="GET",route="/v1/sessions/{session}/state",status="404"}'
     assert after[created] == 3 and after[reads] >= 5 and after[missing] == 1, after
+
+
+def test_held_bytes_are_shown_bounded_and_refuse_new_work_past_the_daemons_bound(daemon_with):
+    """Each session reports what its stores hold; a journal keeps within --journal-bytes; past --max-held-bytes new
+    work answers 429 tooMuchHeld naming who holds what, while reads and deletes are served; deleting frees it all
+    (GET /metrics' scenariod_held_bytes back to 0)."""
+    daemon = daemon_with({}, ["--journal-bytes", "8KiB", "--max-held-bytes", "96KiB"])
+    daemon.session("offline-demo", "big")
+    for _ in range(40):
+        daemon.act("big", "reload")
+    body = daemon.call("GET", "/v1/sessions/big", expect=200).json()
+    held = body["held"]
+    assert set(held) == {"journal", "history", "events", "recording", "total"}, held
+    assert 0 < held["journal"] <= 8 * 1024 and held["history"] > 0, held
+    assert held["total"] == held["journal"] + held["history"] + held["events"] + held["recording"]
+    journal = daemon.call("GET", "/v1/sessions/big/journal", expect=200).json()
+    assert journal["dropped"] > 0 and len(journal["entries"]) < 41, (journal["dropped"], len(journal["entries"]))
+
+    value = {"text": "v" * 4096}
+    refused = None
+    for index in range(100):
+        answer = daemon.call("PUT", f"/v1/sessions/big/kv/k{index}", json=value)
+        if answer.status_code != 200:
+            refused = answer
+            break
+    assert refused is not None, "a hundred 4 KiB writes were never refused past a 96 KiB bound"
+    message = refusal(refused, "tooMuchHeld")
+    assert "session 'big'" in message and "'big' " in message and "--max-held-bytes 96.0 KiB" in message, message
+    refusal(daemon.call("POST", "/v1/sessions", json={"scenario": "offline", "id": "other"}), "tooMuchHeld")
+    refusal(daemon.call("POST", "/v1/sessions/big/actions/reload", json={}), "tooMuchHeld")
+    daemon.call("GET", "/v1/sessions/big/state", expect=200)
+    daemon.call("GET", "/v1/sessions/big/history", expect=200)
+
+    def held_metric():
+        return {line.split(" ")[0]: float(line.split(" ")[1]) for line in daemon.call("GET", "/metrics", expect=200).text.splitlines()
+                if line.startswith("scenariod_held_bytes{")}
+    figures = held_metric()
+    assert set(figures) == {f'scenariod_held_bytes{{store="{store}"}}' for store in ("journal", "history", "events", "recording")}, figures
+    assert sum(figures.values()) >= 96 * 1024, figures
+    daemon.call("DELETE", "/v1/sessions/big", expect=204)
+    assert sum(held_metric().values()) == 0
+    daemon.session("offline", "other")
+    daemon.act("other", "reload")
+
+
+def test_a_size_flag_that_is_not_a_size_is_refused_at_start(tmp_path):
+    import subprocess
+    from daemon import BINARY
+    result = subprocess.run([BINARY, "--journal-bytes", "16XB", "--socket", str(tmp_path / "s.sock")],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 64, result
+    assert "--journal-bytes 16XB is not a size" in result.stderr and "16MiB" in result.stderr, result.stderr

@@ -313,6 +313,22 @@ function sessionGone(id, scenario) {
         scenario ? el("button", { type: "button", class: "primary", onclick: () => startSession(scenario) }, `Start a new session of ${scenario}`) : null)));
 }
 
+/** Bytes for a person: `512 B`, `64.0 KiB`, `15.3 MiB`, as the daemon's messages write them. */
+function formatBytes(bytes) {
+  for (const [unit, size] of [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]]) {
+    if (bytes >= size) return `${(bytes / size).toFixed(1)} ${unit}`;
+  }
+  return `${bytes} B`;
+}
+
+/** What a session's stores hold, one line, with each store in its title. */
+function heldText(held) {
+  return held ? formatBytes(held.total) : "";
+}
+function heldTitle(held) {
+  return held ? `journal ${formatBytes(held.journal)}, history ${formatBytes(held.history)}, event streams ${formatBytes(held.events)}, recording ${formatBytes(held.recording)}` : "";
+}
+
 async function sessionsPage() {
   const sessions = await attempt(() => api("GET", "/v1/sessions"));
   if (!sessions) return;
@@ -321,13 +337,14 @@ async function sessionsPage() {
     el("h1", {}, "Sessions"),
     el("div", { class: "panel" }, sessions.length === 0 ? el("p", { class: "muted" }, "No open sessions. Start one from a scenario.") :
       el("table", { id: "sessions" },
-        el("thead", {}, el("tr", {}, ["Session", "Scenario", "Virtual now", "Requests", "Unmatched", ""].map((title) => el("th", {}, title)))),
+        el("thead", {}, el("tr", {}, ["Session", "Scenario", "Virtual now", "Requests", "Unmatched", "Holds", ""].map((title) => el("th", {}, title)))),
         el("tbody", {}, sessions.map((session) => el("tr", { "data-session": session.id },
           el("td", {}, el("a", { href: `#/session/${encode(session.id)}` }, session.id)),
           el("td", { class: "mono" }, session.scenario),
           el("td", { class: "mono" }, session.now),
           el("td", {}, session.requests),
           el("td", {}, session.unmatchedRequests),
+          el("td", { class: "held", title: heldTitle(session.held) }, heldText(session.held)),
           el("td", {}, el("div", { class: "row" },
             el("button", { type: "button", onclick: async () => { if (await attempt(() => api("POST", `/v1/sessions/${encode(session.id)}/reset`))) reload(); } }, "Reset"),
             el("button", { type: "button", onclick: async () => { if (await attempt(() => api("DELETE", `/v1/sessions/${encode(session.id)}`).then(() => true))) reload(); } }, "Delete"))),
@@ -358,6 +375,13 @@ async function sessionPage(id) {
   let playing = null;
 
   const title = el("h1", {}, "Session ", el("span", { class: "mono" }, id), " ", el("span", { class: "muted" }, `of ${session.scenario} (${session.model})`));
+  // What the session's stores hold, read again after each change (GET …/ID's held).
+  const held = el("p", { class: "muted", id: "held" });
+  function showHeld(info) {
+    held.textContent = info.held ? `Holds ${heldText(info.held)}: ${heldTitle(info.held)}.` : "";
+  }
+  showHeld(session);
+  const refreshHeld = async () => { const info = await api("GET", base).catch(() => null); if (info) showHeld(info); };
   const now = el("span", { class: "now", id: "now" }, session.now);
   const stateTree = el("ul", { class: "tree", id: "state" });
   const journalBody = el("tbody", {});
@@ -452,6 +476,7 @@ async function sessionPage(id) {
 
   main.replaceChildren(
     title,
+    held,
     el("div", { class: "row" },
       // What a change did arrives through the event stream, as it does for a change made anywhere else.
       el("button", { type: "button", id: "reset", onclick: reset }, "Reset"),
@@ -843,7 +868,7 @@ async function sessionPage(id) {
       // A rewind or reset rebuilt the session: a stream that ended before may never have been.
       if (newest < newestStep || kind === "reset") endedStream = null;
       newestStep = newest;
-      await Promise.all([refreshKeyValues(), refreshConditions(), refreshStreams()]);
+      await Promise.all([refreshKeyValues(), refreshConditions(), refreshStreams(), refreshHeld()]);
     },
     // Missed events no longer kept (or a daemon that restarted): read everything again.
     gap: () => refreshAll(),
