@@ -15,6 +15,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
+            if let empty = Self.emptyKey(request) { return empty.response }
             guard let allowed = endpoints.methods(forPath: request.uri.path) else {
                 return Self.apiError(for: error, request: request).response
             }
@@ -30,6 +31,15 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             return apiError.response
         }
+    }
+
+    /// A write of the key-value key '' (`PUT …/kv/`, as a form with an empty key field sends): the path names the
+    /// list of keys, which takes only GET, so say what is wrong with the key rather than with the method.
+    static func emptyKey(_ request: Request) -> APIError? {
+        let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: false)
+        guard [.put, .delete].contains(request.method), segments.count == 6, segments[1] == "v1", segments[2] == "sessions",
+              segments[4] == "kv", segments[5].isEmpty else { return nil }
+        return APIError(.badRequest, "invalidKey", "the key is empty; a key is 1 to 1,024 characters without control characters: \(request.method) /v1/sessions/\(segments[3])/kv/KEY.")
     }
 
     /// A key-value key (or a service's name) with a `/` in it splits the path: say how to write it.

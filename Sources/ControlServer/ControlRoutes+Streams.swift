@@ -19,6 +19,9 @@ extension ControlRoutes {
             let frame = try Self.closeFrame(of: body)
             let number = try streamNumber(context)
             let session = try await session(context)
+            if frame != nil, let kind = try await Self.kind(of: number, in: session), kind != .webSocket {
+                throw APIError(.badRequest, "invalidRequest", "stream \(number) is \(Self.describe(kind)), which ends without a close frame; 'code' and 'reason' are a WebSocket's. Close it with {} or break it off with a 'fault'.")
+            }
             let state = try await session.closeStream(number, fault: fault, frame: frame)
             return JSONResponse.make(json: state.jsonData)
         }
@@ -29,10 +32,26 @@ extension ControlRoutes {
                                              required: [], emptyMeans: nil)
         let number = try streamNumber(context)
         let session = try await session(context)
+        if let kind = try await Self.kind(of: number, in: session), kind != .events, body.text == nil {
+            throw APIError(.badRequest, "invalidRequest", "stream \(number) is \(Self.describe(kind)): push what it sends as 'text', sent exactly as written; 'data', 'event', 'id' and 'retry' make a server-sent event, which only an event stream carries.")
+        }
         // The bytes are made in the call: made before the awaits above, Swift 6.3.1's optimizer crashes (signal 11,
         // splitting this coroutine) in a release build.
         let state = try await session.pushToStream(try Self.bytes(of: body), stream: number)
         return JSONResponse.make(json: state.jsonData)
+    }
+
+    /// What kind of stream open stream `number` is; nil when none of that number is open (the session says so).
+    private static func kind(of number: Int, in session: Session) async throws -> StreamTranscript.Kind? {
+        try await session.openStreams().first { $0.sequence == number }?.stream?.kind
+    }
+
+    private static func describe(_ kind: StreamTranscript.Kind) -> String {
+        switch kind {
+        case .events: "a stream of server-sent events"
+        case .chunks: "a chunked body"
+        case .webSocket: "a WebSocket"
+        }
     }
 
     /// A WebSocket's close frame from `code` and `reason`; nil when neither is given.
@@ -45,7 +64,12 @@ extension ControlRoutes {
         guard (1000...4999).contains(code), ![1005, 1006, 1015].contains(code) else {
             throw APIError(.badRequest, "invalidRequest", "the close code \(code) is not one a close frame carries; use 1000 (normal), 1001 (going away), 1011 (server error) or 4000–4999.")
         }
-        return WebSocketClose(code: code, reason: body.reason ?? "")
+        let reason = body.reason ?? ""
+        // A close frame's payload is at most 125 bytes, two of them the code (RFC 6455 §5.5), as the scenario format says.
+        guard reason.utf8.count <= 123 else {
+            throw APIError(.badRequest, "invalidRequest", "the close reason is \(reason.utf8.count) bytes; a close frame holds at most 123 (RFC 6455 §5.5), so shorten it.")
+        }
+        return WebSocketClose(code: code, reason: reason)
     }
 
     private func streamNumber(_ context: ControlRequestContext) throws -> Int {

@@ -14,15 +14,14 @@ extension JSONBody {
     ///   would silently replace the whole state with that list.
     static func mergePatch(of request: Request) async throws -> JSONValue {
         if let contentType = request.headers[.contentType] {
-            let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            guard mergePatchMediaTypes.contains(mediaType) else {
+            guard mergePatchMediaTypes.contains(mediaType(of: contentType)) else {
                 var error = APIError(.unsupportedMediaType, "unsupportedMediaType",
                                      "\(request.method) \(request.uri.path) takes a JSON merge patch (RFC 7396), sent as Content-Type: application/merge-patch+json (or application/json), not '\(contentType)'; to replace the whole state, PUT it.")
                 error.headers[.acceptPatch] = mergePatchMediaTypes.joined(separator: ", ")
                 throw error
             }
         }
-        return try await value(of: request, emptyMeans: nil)
+        return try await value(of: request, emptyMeans: nil, mediaTypes: mergePatchMediaTypes)
     }
 }
 

@@ -13,7 +13,10 @@ enum JSONBody {
     static let depthLimit = 64
 
     /// The body as a JSON value; an empty body is `emptyMeans`, or refused when that is nil (the body is required).
-    static func value(of request: Request, emptyMeans: JSONValue? = .object([:])) async throws -> JSONValue {
+    /// - Throws: ``APIError`` 415 `unsupportedMediaType` for a body whose `Content-Type` names another media type
+    ///   than `mediaTypes` (one that names none is read as JSON): the API document lists only `application/json`,
+    ///   and a client that says it sends text or a form has sent something else by mistake.
+    static func value(of request: Request, emptyMeans: JSONValue? = .object([:]), mediaTypes: [String] = ["application/json"]) async throws -> JSONValue {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limit)
@@ -26,6 +29,10 @@ enum JSONBody {
             }
             return emptyMeans
         }
+        if let contentType = request.headers[.contentType], !mediaTypes.contains(mediaType(of: contentType)) {
+            throw APIError(.unsupportedMediaType, "unsupportedMediaType",
+                           "\(request.method) \(request.uri.path) takes a JSON body sent as Content-Type: \(mediaTypes.joined(separator: " or ")), not '\(contentType)'; with curl, send it with --json '{…}' (or -H 'Content-Type: application/json' -d '{…}': -d alone says application/x-www-form-urlencoded).")
+        }
         let data = Data(buffer.readableBytesView)
         if let depth = nestingDepth(of: data, exceeding: depthLimit) {
             throw APIError(.badRequest, "tooDeep", "the request body nests arrays and objects \(depth) or more deep; the limit is \(depthLimit).")
@@ -35,6 +42,12 @@ enum JSONBody {
         } catch {
             throw APIError(.badRequest, "malformedJSON", "the request body is not valid JSON (RFC 8259): \(error).")
         }
+    }
+
+    /// A `Content-Type`'s media type, without its parameters, in lower case: `application/json; charset=utf-8` is
+    /// `application/json`.
+    static func mediaType(of contentType: String) -> String {
+        contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     /// The body decoded as `T`, whose JSON object may hold only `fields`.
@@ -50,7 +63,7 @@ enum JSONBody {
             throw APIError(.badRequest, "invalidRequest", "the request body must be a JSON object with \(fields.joined(separator: ", ")), got \(value.typeName).")
         }
         for key in object.keys.sorted() where !fields.contains(key) {
-            throw APIError(.badRequest, "unknownField", "the request body has the unknown field '\(key)'; allowed: \(fields.joined(separator: ", ")).")
+            throw APIError(.badRequest, "unknownField", "the request body has the unknown field '\(VisibleText.showing(key))'; allowed: \(fields.joined(separator: ", ")).")
         }
         // No body field of the API takes null; an optional one is left out instead (found by the fuzzer: an
         // "id": null created a session with a generated id).

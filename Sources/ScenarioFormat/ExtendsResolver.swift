@@ -188,6 +188,11 @@ struct ExtendsResolver {
         let inherited = parentRoutes.filter { !childRoutes.contains($0.name) }.map { route in
             patches[route.name].map { $0.apply(to: route) } ?? route
         }
+        // A route a patch changed may now answer what its requests cannot take (a stream on a WebSocket's URL).
+        for route in inherited {
+            guard let patch = patches[route.name], let mismatch = route.transportMismatch else { continue }
+            problems.append(ScenarioProblem(file: file.path, line: patch.line, column: patch.column, message: mismatch))
+        }
         return (file.routes + inherited, problems)
     }
 

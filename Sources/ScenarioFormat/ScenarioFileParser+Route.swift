@@ -102,8 +102,13 @@ extension ScenarioFileParser {
             afterLast = reader.choice(node, at: "\(path).afterLast", of: Route.SequenceEnd.self) ?? .repeat
         }
         guard reader.problems.count == problemsBefore, let name, !outcomes.isEmpty else { return nil }
+        let route = Route(name: name, matcher: matcher, outcomes: outcomes, afterLast: afterLast)
+        if let mismatch = route.transportMismatch {
+            reader.report("\(path): \(mismatch)", at: keys["request"] ?? node)
+            return nil
+        }
         linkCauses(outcomes, items, route: name)
-        return Route(name: name, matcher: matcher, outcomes: outcomes, afterLast: afterLast)
+        return route
     }
 
     /// `responses`: each answer parsed, the list checked for causal order; the items too, for ``linkCauses``.

@@ -1,3 +1,5 @@
+import Services
+
 /// The rules for client-chosen names (session ids, names of recorded scenarios): safe in URL paths, file names
 /// and journal fields, and never a path that leaves its directory.
 enum SafeName {
@@ -8,7 +10,7 @@ enum SafeName {
         let first = name.unicodeScalars.first
         let startsWell = first.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) } ?? false
         guard name.count <= maxLength, allowed, startsWell else {
-            throw HostError(code, "\(what) '\(name.prefix(80))' is not allowed; use 1 to \(maxLength) letters, digits, '.', '_' or '-', starting with a letter or digit.")
+            throw HostError(code, "\(what) '\(VisibleText.showing(name.prefix(80)))' is not allowed; use 1 to \(maxLength) letters, digits, '.', '_' or '-', starting with a letter or digit.")
         }
     }
 }
@@ -22,7 +24,10 @@ enum KeyName {
     static func validate(_ key: String) throws(HostError) {
         let control = key.unicodeScalars.contains { $0.properties.generalCategory == .control }
         guard !key.isEmpty, key.unicodeScalars.count <= maxLength, !control else {
-            let shown = String(key.unicodeScalars.prefix(80).map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+            guard !key.isEmpty else {
+                throw HostError(.invalidKey, "the key is empty; a key is 1 to \(maxLength) characters without control characters.")
+            }
+            let shown = VisibleText.showing(String(key.unicodeScalars.prefix(80)))
             throw HostError(.invalidKey, "key '\(shown)' is not allowed; use 1 to \(maxLength) characters without control characters.")
         }
     }

@@ -262,6 +262,9 @@ private struct StrictJSONParser {
         }
         let rest = String(decoding: bytes[index..<min(bytes.count, index + 4)], as: UTF8.self)
         guard let character = rest.first else { return "a byte that is not UTF-8" }
+        if let scalar = character.unicodeScalars.first, let name = VisibleText.name(of: scalar) {
+            return scalar == "\u{FEFF}" && index == 0 ? "\(name) (send the body without one)" : name
+        }
         return "'\(character)'"
     }
 

@@ -22,6 +22,9 @@ struct ImportTarget: ParsableArguments {
     var model: String
     @Option(help: ArgumentHelp("The directory of scenarios to write NAME into (default: the current directory).", valueName: "dir"))
     var out = "."
+    @Option(help: ArgumentHelp("The daemon whose Models --model must name, as for `scenarioctl validate`: a name looked up on PATH, or a path (default: scenariod beside this scenarioctl, or on PATH).",
+                               valueName: "name|path"))
+    var daemon: String?
     @OptionGroup var format: OutputOptions
 
     /// The scenario's name: given, or the source's base name made safe.
@@ -45,6 +48,7 @@ struct ImportTarget: ParsableArguments {
 
     /// Builds the scenario and writes it; prints what was written and what was not translated.
     func run(_ build: () throws(ImportError) -> ImportedScenario) throws {
+        try checkModel()
         let scenario: ImportedScenario
         do {
             scenario = try build()
@@ -73,6 +77,50 @@ struct ImportTarget: ParsableArguments {
             for part in scenario.untranslated { print("  \(part.source): \(part.reason)") }
         }
         print("Serve it: scenariod --scenarios \(out) --scenario \(scenario.name)")
+    }
+
+    /// Refuses a `--model` the daemon does not run, before anything is written, so an import never writes a scenario
+    /// that `validate` and the daemon refuse. The daemon is asked offline, as `validate` asks it (`DAEMON
+    /// --print-schema` names its Models); without one to ask, the import says it could not check and goes on.
+    func checkModel() throws {
+        let executable: String
+        do {
+            executable = try daemon.map { try Validate.executable(named: $0, path: ProcessInfo.processInfo.environment["PATH"]) } ?? Validate.shippedDaemon()
+        } catch where daemon == nil {
+            FileHandle.standardError.write(Data("scenarioctl: no scenariod beside scenarioctl or on PATH, so --model \(model) was not checked; give --daemon NAME or PATH to check it.\n".utf8))
+            return
+        }
+        let models = try Self.models(of: executable)
+        guard !models.contains(model) else { return }
+        let sameButCase = models.first { $0.lowercased() == model.lowercased() }.map { " Did you mean '\($0)'?" } ?? ""
+        throw Self.fail("there is no Model '\(model)' in \(executable), so the scenario would not load.\(sameButCase) Its Models: \(models.joined(separator: ", ")). Give --model one of them, or --daemon the daemon that runs yours. Nothing was written.")
+    }
+
+    /// The Models `executable` runs, from the `model` enum of its scenario schema.
+    private static func models(of executable: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--print-schema"]
+        let output = Pipe()
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            throw fail("cannot run the daemon \(executable) to check --model: \(error.localizedDescription); give --daemon NAME or PATH. Nothing was written.")
+        }
+        let schema = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        struct Schema: Decodable {
+            struct Properties: Decodable {
+                struct Model: Decodable { var `enum`: [String] }
+                var model: Model
+            }
+            var properties: Properties
+        }
+        guard process.terminationStatus == 0, let models = try? JSONDecoder().decode(Schema.self, from: schema).properties.model.enum else {
+            throw fail("the daemon \(executable) did not print its scenario schema (--print-schema), so --model cannot be checked; give --daemon the daemon that runs your Model. Nothing was written.")
+        }
+        return models
     }
 
     private static func fail(_ message: String) -> ExitCode {

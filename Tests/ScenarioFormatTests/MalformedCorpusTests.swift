@@ -94,6 +94,8 @@ import Testing
         Case("unknown-unmatched-error", 4, 14, "network.unmatched must be one of timeout, connectionReset, connectionRefused, offline, cancelled, got 'refused'."),
         Case("url-and-url-pattern", 7, 9, "network.routes[0].request has both 'url' and 'urlPattern'; keep one."),
         Case("url-with-query", 7, 14, "network.routes[0].request.url must not contain a query; put query items under 'network.routes[0].request.query'."),
+        Case("websocket-on-post", 7, 9, "network.routes[0]: route 'presence' answers with a 'webSocket' but matches POST requests; a WebSocket opens with a GET, so match method GET (or none)."),
+        Case("stream-on-websocket-url", 7, 9, "network.routes[0]: route 'reply' answers with a 'stream' but matches the WebSocket URL 'wss://assistant.example/reply'; a streamed body answers an http or https request, a WebSocket route answers with 'webSocket'."),
         Case("yaml-bad-indentation", 2, 8, "YAML syntax error: mapping values are not allowed in this context."),
         Case("yaml-syntax", 2, 6, "YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence)."),
     ]

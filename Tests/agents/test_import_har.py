@@ -8,7 +8,7 @@ import subprocess
 import threading
 
 import pytest
-from daemon import FIXTURED
+from daemon import FIXTURED, REPOSITORY
 from playwright.sync_api import sync_playwright
 
 PNG = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x80, 0x7F, 0x00])
@@ -96,7 +96,7 @@ def test_a_har_recorded_by_chromium_imports_and_replays_byte_identically(tmp_pat
     assert len(entries) >= 6, [e["request"]["url"] for e in entries]
 
     out = tmp_path / "scenarios"
-    imported = subprocess.run([scenarioctl, "import", "har", str(har), "--model", "Fetcher", "--out", str(out), "--json"],
+    imported = subprocess.run([scenarioctl, "import", "har", str(har), "--model", "Fetcher", "--daemon", str(FIXTURED), "--out", str(out), "--json"],
                               capture_output=True, text=True)
     assert imported.returncode == 0, imported.stderr
     summary = json.loads(imported.stdout)
@@ -133,10 +133,27 @@ def test_bad_har_files_are_refused_with_their_place_and_nothing_is_written(tmp_p
     out = tmp_path / "scenarios"
     truncated = tmp_path / "cut.har"
     truncated.write_text('{"log": {"version": "1.2", "entries": [{"startedDateTime": "2026-11-01T09:00:00Z",\n  "request": {"method": "GET", "url": "ht')
-    result = subprocess.run([scenarioctl, "import", "har", str(truncated), "--model", "Fetcher", "--out", str(out)], capture_output=True, text=True)
+    result = subprocess.run([scenarioctl, "import", "har", str(truncated), "--model", "Fetcher", "--daemon", str(FIXTURED), "--out", str(out)], capture_output=True, text=True)
     assert result.returncode == 1
     assert f"{truncated}:2:" in result.stderr and "Nothing was written" in result.stderr, result.stderr
     assert not out.exists()
+
+
+def test_a_model_the_daemon_does_not_run_is_refused_before_anything_is_written(tmp_path, scenarioctl):
+    """--model is checked against the daemon's Models (scenariod beside scenarioctl, or --daemon), offline: before,
+    `--model NoSuchModel` exited 0 and wrote a scenario that validate and the daemon refused."""
+    har = REPOSITORY / "docs/examples/feed.har"
+    out = tmp_path / "scenarios"
+    for arguments, words in [(["--model", "NoSuchModel"], ["there is no Model 'NoSuchModel'", "FeedReader", "Ratings"]),
+                             (["--model", "feedreader"], ["Did you mean 'FeedReader'?"]),
+                             (["--model", "FeedReader", "--daemon", str(FIXTURED)], ["there is no Model 'FeedReader'", "Fetcher"]),
+                             (["--model", "Fetcher", "--daemon", "no-such-daemon"], ["no executable 'no-such-daemon'"])]:
+        result = subprocess.run([scenarioctl, "import", "har", str(har), *arguments, "--out", str(out)], capture_output=True, text=True)
+        assert result.returncode != 0 and all(word in result.stderr for word in words), (arguments, result.stderr)
+        assert not out.exists(), arguments
+    # The shipped daemon runs FeedReader: the same import is written.
+    result = subprocess.run([scenarioctl, "import", "har", str(har), "--model", "FeedReader", "--out", str(out)], capture_output=True, text=True)
+    assert result.returncode == 0 and (out / "feed" / "scenario.yaml").exists(), result.stderr
 
 
 def test_import_verbs_show_their_usage(scenarioctl):

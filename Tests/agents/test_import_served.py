@@ -7,13 +7,14 @@ import pathlib
 import subprocess
 
 import pytest
+from daemon import FIXTURED
 
 IMPORT_TESTS = pathlib.Path(__file__).resolve().parents[1] / "ScenarioImportTests"
 
 
 def imported(scenarioctl, tmp_path, *arguments):
     out = tmp_path / "scenarios"
-    result = subprocess.run([scenarioctl, "import", *arguments, "--model", "Fetcher", "--out", str(out), "--json"],
+    result = subprocess.run([scenarioctl, "import", *arguments, "--model", "Fetcher", "--daemon", str(FIXTURED), "--out", str(out), "--json"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     return out, json.loads(result.stdout)
@@ -93,7 +94,7 @@ def test_an_openapi_document_without_examples_answers_bodies_generated_from_its_
 ])
 def test_bad_sources_are_refused_with_their_place_and_nothing_is_written(tmp_path, scenarioctl, verb, source, place):
     out = tmp_path / "scenarios"
-    result = subprocess.run([scenarioctl, "import", verb, str(IMPORT_TESTS / source), "--model", "Fetcher", "--out", str(out)],
+    result = subprocess.run([scenarioctl, "import", verb, str(IMPORT_TESTS / source), "--model", "Fetcher", "--daemon", str(FIXTURED), "--out", str(out)],
                             capture_output=True, text=True)
     assert result.returncode == 1
     assert place in result.stderr and "Nothing was written" in result.stderr, result.stderr

@@ -63,3 +63,29 @@ def test_a_rewind_into_the_middle_of_a_stream_is_exact(daemon_with):
         journal = json.dumps(daemon.journal(session), sort_keys=True)
         # Step 1 was the send; step N + 1 the Nth move.
         assert (state, journal) == seen[step - 2], step
+
+
+def test_what_the_scenario_format_refuses_a_push_or_close_refuses_too(daemon_with):
+    """A WebSocket's close reason is at most 123 bytes, only a WebSocket has a close frame, and a server-sent event
+    goes only into an event stream: each is refused with 400 naming the stream, and nothing is a step. (Before: a
+    200-byte reason was sent, a code on an SSE stream ignored, and an event pushed into a WebSocket sent as the text
+    `event: x\\ndata: …`.)"""
+    daemon = daemon_with({})
+    session = daemon.session("assistant-stalled", "strict")
+    daemon.act(session, "send", text="Hi")
+    daemon.call("POST", f"/v1/sessions/{session}/clock/advance", json={"by": "1s"}, expect=200)
+    steps = len(daemon.call("GET", f"/v1/sessions/{session}/history", expect=200).json()["steps"])
+
+    def refused(path, body, *words):
+        error = daemon.call("POST", f"/v1/sessions/{session}/streams/{path}", json=body, expect=400).json()
+        assert error["code"] == "invalidRequest" and all(word in error["message"] for word in words), error
+
+    refused("1/close", {"code": 4001, "reason": "x" * 124}, "124 bytes", "at most 123")
+    refused("2/close", {"code": 4001}, "stream 2 is a stream of server-sent events", "'code' and 'reason' are a WebSocket's")
+    refused("1/push", {"data": "hello", "event": "x"}, "stream 1 is a WebSocket", "as 'text'")
+    assert len(daemon.call("GET", f"/v1/sessions/{session}/history", expect=200).json()["steps"]) == steps
+
+    # What they allow still works: a 123-byte reason, and text into the WebSocket.
+    daemon.call("POST", f"/v1/sessions/{session}/streams/1/push", json={"text": '{"type": "typing", "typing": true}'}, expect=200)
+    state = daemon.call("POST", f"/v1/sessions/{session}/streams/1/close", json={"code": 4001, "reason": "é" * 61 + "x"}, expect=200).json()
+    assert state["presenceError"] == f"Presence closed (4001: {'é' * 61}x).", state

@@ -86,3 +86,45 @@ def test_numbers_a_float_or_an_integer_holds_are_stored_as_sent(daemon):
         assert put.status_code in (200, 204), (number, put.status_code, put.text)
         stored = daemon.call("GET", "/v1/sessions/ratings/kv/n", expect=200).json()
         assert stored == (4 if number == "4.0" else json.loads(number)), (number, stored)
+
+
+@pytest.mark.parametrize("method,path,body", [
+    ("POST", "/v1/sessions", '{"scenario": "offline"}'),
+    ("POST", "/v1/sessions/ratings/actions/rate", '{"driver": 5, "bus": 4}'),
+    ("PUT", "/v1/sessions/ratings/kv/note", '"kept"'),
+    ("PUT", "/v1/sessions/ratings/network/conditions", '{"offline": true}'),
+    ("PUT", "/v1/sessions/ratings/routes/extra", '{"request": {"url": "https://x.example/"}, "response": {"status": 204}}'),
+    ("POST", "/v1/sessions/ratings/clock/advance", '{"by": "1s"}'),
+])
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded"])
+def test_a_json_body_declared_as_another_type_is_refused_with_415_and_changes_nothing(daemon, method, path, body, content_type):
+    """The API document lists only application/json: a body declared as text (or as a form, which `curl -d` says)
+    is refused, naming the type and how to send JSON; before, it was read as JSON anyway (PATCH alone refused)."""
+    before = daemon.call("GET", "/v1/sessions/ratings/history", expect=200).json()["steps"]
+    answer = daemon.call(method, path, content=body, headers={"Content-Type": content_type})
+    assert answer.status_code == 415, (answer.status_code, answer.text)
+    error = answer.json()
+    assert error["code"] == "unsupportedMediaType" and f"not '{content_type}'" in error["message"] and "--json" in error["message"], error
+    assert daemon.call("GET", "/v1/sessions/ratings/history", expect=200).json()["steps"] == before
+    # The same body as JSON, with or without a charset, is taken.
+    taken = daemon.call(method, path, content=body, headers={"Content-Type": "application/json; charset=utf-8"})
+    assert taken.status_code in (200, 201, 204), (taken.status_code, taken.text)
+
+
+def test_invisible_characters_are_named_in_refusals(daemon):
+    """A byte order mark, a NUL or a zero-width space reads as nothing in a message; each is named instead. (Before:
+    "found '\\ufeff'" printed as `found ''`, a NUL in a key as `'a?b'`.)"""
+    bom = daemon.call("POST", "/v1/sessions/ratings/clock/advance", content='\ufeff{"by": "1s"}'.encode(),
+                      headers={"Content-Type": "application/json"}, expect=400).json()
+    assert "found U+FEFF BYTE ORDER MARK (send the body without one)" in bom["message"], bom
+    key = daemon.call("PUT", "/v1/sessions/ratings/kv/a%00b", json=1, expect=400).json()
+    assert key["code"] == "invalidKey" and "key 'a<U+0000 NULL>b' is not allowed" in key["message"], key
+    field = daemon.call("POST", "/v1/sessions", json={"scenario": "offline", "id\u200b": "x"}, expect=400).json()
+    assert "unknown field 'id<U+200B ZERO WIDTH SPACE>'" in field["message"], field
+
+
+def test_an_empty_key_is_named_as_the_problem(daemon):
+    """PUT …/kv/ (a form's empty key field) names the key, not the method. (Before: "PUT is not allowed on …/kv/".)"""
+    for method in ("PUT", "DELETE"):
+        error = daemon.call(method, "/v1/sessions/ratings/kv/", json=1, expect=400).json()
+        assert error["code"] == "invalidKey" and "the key is empty" in error["message"], (method, error)

@@ -816,6 +816,7 @@ async function sessionPage(id) {
       }),
       el("form", { class: "action", onsubmit: async (event) => {
         event.preventDefault();
+        if (!newKey.value.trim()) { showError(new Error("the new key has no name; type one beside Add")); newKey.focus(); return; }
         let parsed;
         try { parsed = JSON.parse(newValue.value); } catch { showError(new Error("the new value is not JSON")); return; }
         if (await attempt(() => api("PUT", `${base}/kv/${encode(newKey.value.trim())}`, parsed)) !== undefined) {
