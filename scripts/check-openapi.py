@@ -10,8 +10,12 @@ Prints one line per problem and closes with "N passed, N failed".
 import json
 import sys
 
-import jsonschema
-import yaml
+try:
+    import jsonschema
+    import yaml
+except ImportError as missing:
+    # A Swift developer's `swift test` runs this too: say in one line what to install rather than a traceback.
+    sys.exit(f"check-openapi.py: the tests' tools are missing (Python's {missing.name}); run: bash scripts/setup --test")
 
 
 def main() -> int:

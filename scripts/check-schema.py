@@ -9,8 +9,12 @@ import json
 import pathlib
 import sys
 
-import jsonschema
-import yaml
+try:
+    import jsonschema
+    import yaml
+except ImportError as missing:
+    # A Swift developer's `swift test` runs this too: say in one line what to install rather than a traceback.
+    sys.exit(f"check-schema.py: the tests' tools are missing (Python's {missing.name}); run: bash scripts/setup --test")
 
 
 class TextTimestampLoader(yaml.SafeLoader):

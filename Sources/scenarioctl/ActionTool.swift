@@ -29,7 +29,7 @@ struct ActionTool: Sendable {
     var tool: Tool {
         let arguments = action.arguments.map { "\($0.name): \($0.type)\($0.required ? "" : "?")" }.joined(separator: ", ")
         return Tool(name: name,
-                    description: "Perform \(model)'s action '\(action.name)'\(arguments.isEmpty ? "" : " (\(arguments))") in a session of a \(model) scenario; returns the Model's state once the action's work has settled.",
+                    description: "Perform \(model)'s action '\(action.name)'\(arguments.isEmpty ? "" : " (\(arguments))") in a session whose scenario runs \(model); returns the Model's state once the action's work has settled.",
                     inputSchema: schema, annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false))
     }
 

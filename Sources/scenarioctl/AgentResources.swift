@@ -53,12 +53,21 @@ actor AgentResources {
         return scenarios + sessions
     }
 
+    /// The resources' addresses as URI templates (RFC 6570), for clients that offer them before any exists.
+    static let templates = [
+        Resource.Template(uriTemplate: "scenariod://sessions/{id}/state", name: "session state",
+                          description: "The Model's state in an open session (list_sessions names them); subscribe to hear of each change",
+                          mimeType: "application/json"),
+        Resource.Template(uriTemplate: "scenariod://scenarios/{name}/scenario.yaml", name: "scenario file",
+                          description: "A scenario's file as the daemon serves it (list_scenarios names them)", mimeType: "application/yaml"),
+    ]
+
     func read(_ uri: String) async throws -> [Resource.Content] {
         switch Address(uri) {
         case .scenario(let name)?:
-            return [.text(try await Self.refusingClientErrors { try await self.client.scenarioFile(name).text }, uri: uri, mimeType: "application/yaml")]
+            return [.text(try await Self.refusingClientErrors(uri) { try await self.client.scenarioFile(name).text }, uri: uri, mimeType: "application/yaml")]
         case .session(let id)?:
-            let state = try await Self.refusingClientErrors { try await self.client.state(session: id) }
+            let state = try await Self.refusingClientErrors(uri) { try await self.client.state(session: id) }
             return [.text(String(decoding: state.jsonData, as: UTF8.self), uri: uri, mimeType: "application/json")]
         case nil:
             throw Self.unknown(uri)
@@ -69,7 +78,7 @@ actor AgentResources {
     func subscribe(_ uri: String, notify: @escaping @Sendable (String) async -> Void) async throws {
         guard let address = Address(uri) else { throw Self.unknown(uri) }
         guard case .session(let id) = address, subscriptions[uri] == nil else { return }
-        let events = try await Self.refusingClientErrors { try await self.client.events(session: id) }
+        let events = try await Self.refusingClientErrors(uri) { try await self.client.events(session: id) }
         subscriptions[uri] = Task { [weak self] in
             do {
                 for try await event in events where event.name == "stateChanged" || event.name == "gap" {
@@ -86,16 +95,24 @@ actor AgentResources {
 
     private func ended(_ uri: String) { subscriptions[uri] = nil }
 
-    private static func unknown(_ uri: String) -> MCPError {
-        MCPError.invalidParams("'\(uri)' is not a resource of scenarioctl mcp: it serves scenariod://scenarios/NAME/scenario.yaml and scenariod://sessions/ID/state, read through the daemon; it reads no other file.")
+    /// The protocol's resource-not-found error (-32002), with the URI as its data's `uri`, as the spec says.
+    private static func notFound(_ uri: String, _ message: String) -> MCPError {
+        MCPError.serverError(code: -32002, message: "Resource not found: \(message)")
     }
 
-    /// A daemon refusal (an unknown scenario or session) as the protocol's invalid-params error, with the API's code.
-    private static func refusingClientErrors<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    private static func unknown(_ uri: String) -> MCPError {
+        notFound(uri, "'\(uri)' is not a resource of scenarioctl mcp: it serves scenariod://scenarios/NAME/scenario.yaml and scenariod://sessions/ID/state, read through the daemon; it reads no other file.")
+    }
+
+    /// A daemon refusal: an unknown scenario or session is resource-not-found (with the API's code); another, the
+    /// protocol's invalid-params error.
+    private static func refusingClientErrors<T: Sendable>(_ uri: String, _ body: @Sendable () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as ScenarioClientError {
-            throw MCPError.invalidParams("\(error.code.map { "\($0): " } ?? "")\(error.description)")
+            let message = "\(error.code.map { "\($0): " } ?? "")\(error.description)"
+            if ["unknownSession", "unknownScenario"].contains(error.code) { throw Self.notFound(uri, message) }
+            throw MCPError.invalidParams(message)
         }
     }
 }

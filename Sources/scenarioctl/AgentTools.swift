@@ -10,7 +10,7 @@ import Services
 struct AgentTools: Sendable {
     let client: ScenarioClient
     /// Called after a tool opened or closed a session: the resource list changed.
-    let sessionsChanged: @Sendable () async -> Void
+    let resourcesChanged: @Sendable () async -> Void
 
     /// A tool call refused before or by the daemon: the API's error code and message, or the argument that was wrong.
     struct Failure: Error {
@@ -36,7 +36,7 @@ struct AgentTools: Sendable {
             if let verb = AgentVerb.all.first(where: { $0.name == name }) {
                 let given = try ToolArguments(arguments, schema: verb.schema)
                 result = try await verb.run(client, given)
-                if verb.changesSessions { await sessionsChanged() }
+                if verb.changesResources { await resourcesChanged() }
             } else if let tool = try await actionTools().first(where: { $0.name == name }) {
                 result = try await tool.perform(on: client, with: ToolArguments(arguments, schema: tool.schema))
             } else {

@@ -12,8 +12,8 @@ struct AgentVerb: Sendable {
     let description: String
     let schema: MCP.Value
     let annotations: Tool.Annotations
-    /// Opening or closing a session changes the resource list.
-    var changesSessions = false
+    /// Opening or closing a session, or saving a scenario, changes the resource list.
+    var changesResources = false
     let run: @Sendable (ScenarioClient, ToolArguments) async throws -> JSONValue
 
     var tool: Tool { Tool(name: name, description: description, inputSchema: schema, annotations: annotations) }
@@ -47,13 +47,13 @@ struct AgentVerb: Sendable {
                       "id": property("string", "The session's id. Default: one the daemon makes up."),
                       "overrides": property("object", "Changes to the scenario for this session only, as in POST /v1/sessions: clock, keyValue, random, network (routes by name)."),
                   ], required: ["scenario"]),
-                  annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false), changesSessions: true) { client, arguments in
+                  annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false), changesResources: true) { client, arguments in
             let session = try await client.createSession(scenario: arguments.string("scenario") ?? "", id: arguments.string("id"), overrides: arguments["overrides"])
             return .object(["session": .encoding(session), "state": try await client.state(session: session.id)])
         },
         AgentVerb(name: "close_session", description: "Close a session: its Model stops and its state is gone.",
                   schema: schema(["session": property("string", "The session to close.")], required: ["session"]),
-                  annotations: .init(destructiveHint: true, idempotentHint: true, openWorldHint: false), changesSessions: true) { client, arguments in
+                  annotations: .init(destructiveHint: true, idempotentHint: true, openWorldHint: false), changesResources: true) { client, arguments in
             let id = arguments.session()
             try await client.deleteSession(id)
             return .object(["closed": .string(id)])
@@ -168,7 +168,8 @@ struct AgentVerb: Sendable {
                       "session": session,
                       "name": property("string", "The new scenario's name."),
                       "description": property("string", "Its description. Default: where it was saved from."),
-                  ], required: ["name"]), annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false)) { client, arguments in
+                  ], required: ["name"]), annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false),
+                  changesResources: true) { client, arguments in
             .encoding(try await client.saveSession(as: arguments.string("name") ?? "", description: arguments.string("description"), session: arguments.session()))
         },
     ]

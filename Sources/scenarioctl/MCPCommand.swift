@@ -30,6 +30,7 @@ struct MCPCommand: AsyncParsableCommand {
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: try await Self.answering { try await tools.list() }) }
         await server.withMethodHandler(CallTool.self) { call in try await tools.call(call.name, arguments: call.arguments ?? [:]) }
         await server.withMethodHandler(ListResources.self) { _ in .init(resources: try await Self.answering { try await resources.list() }) }
+        await server.withMethodHandler(ListResourceTemplates.self) { _ in .init(templates: AgentResources.templates) }
         await server.withMethodHandler(ReadResource.self) { read in .init(contents: try await resources.read(read.uri)) }
         await server.withMethodHandler(ResourceSubscribe.self) { subscription in
             try await resources.subscribe(subscription.uri) { uri in

@@ -1,6 +1,7 @@
 # docs/use-from-an-agent.md's worked example, run by Tests/agents/test_docs.py: what an agent's MCP client does,
 # written with the official MCP Python SDK.
 import asyncio
+import json
 import os
 
 from mcp import ClientSession, StdioServerParameters
@@ -12,14 +13,14 @@ async def main():
     async with stdio_client(server) as (read, write), ClientSession(read, write) as agent:
         await agent.initialize()
         await agent.call_tool("open_session", {"scenario": "offline-demo", "id": "demo"})
-        state = (await agent.call_tool("feedreader_reload", {"session": "demo"})).structuredContent["state"]
+        state = json.loads((await agent.call_tool("feedreader_reload", {"session": "demo"})).content[0].text)["state"]
         first = state["items"][0]["url"]
         await agent.call_tool("feedreader_setIsRead", {"session": "demo", "url": first, "value": False})
         await agent.call_tool("move_clock", {"session": "demo", "by": "1h"})
         wrong = await agent.call_tool("feedreader_setIsRead", {"session": "demo", "url": first, "value": "no"})
         print(wrong.content[0].text)
         await agent.call_tool("rewind", {"session": "demo", "step": 1})
-        state = (await agent.call_tool("read_state", {"session": "demo"})).structuredContent["state"]
+        state = json.loads((await agent.call_tool("read_state", {"session": "demo"})).content[0].text)["state"]
         print(f"{first} read: {next(item['isRead'] for item in state['items'] if item['url'] == first)}")
         await agent.call_tool("close_session", {"session": "demo"})
 

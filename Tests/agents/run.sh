@@ -22,3 +22,12 @@ fi
 # Playwright drives Debian's Chromium: its own browser download is not reachable here (FIELD-NOTES).
 [ -x /usr/bin/chromium ] || { echo "agents: /usr/bin/chromium is missing; run scripts/setup --test"; exit 1; }
 "$venv/bin/python" -m pytest -p no:cacheprovider -q "$repository/Tests/agents"
+
+# The worked example of docs/use-from-an-agent.md again with the newest SDK PyPI serves, as a reader's
+# `pip install mcp` gets it (a fresh venv each run: the newest changes under a cache).
+newest=$(mktemp -d /tmp/scenariod-mcp-newest-XXXX)
+trap 'rm -rf "$newest"' EXIT
+python3 -m venv "$newest"
+"$newest/bin/pip" install -q --disable-pip-version-check mcp pytest httpx
+echo "agents: the worked example with the newest mcp on PyPI, $("$newest/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))') (pinned: $mcp)"
+"$newest/bin/python" -m pytest -p no:cacheprovider -q "$repository/Tests/agents/test_docs.py::test_the_agent_example_prints_what_the_page_says"

@@ -126,3 +126,34 @@ def test_resources_are_scenario_files_and_session_states_with_change_notificatio
     assert scenario_file.contents[0].text == daemon.http.get("/v1/scenarios/offline-demo/file").json()["text"]
     assert json.loads(state.contents[0].text) == daemon.http.get("/v1/sessions/agent-3/state").json()
     assert "reads no other file" in outside
+
+
+def test_resource_templates_not_found_and_list_changed_on_save(daemon, scenarioctl):
+    """resources/templates/list names both addresses (before: -32601); an unknown resource is the spec's
+    resource-not-found (-32002), a session or scenario that is not there too; saving a scenario adds a resource, so
+    the list is said to have changed (before: only opening and closing sessions said so). Action tools' descriptions
+    read "a session whose scenario runs Assistant" (before: "a Assistant scenario")."""
+    async def body(session, notifications):
+        templates = (await session.list_resource_templates()).resourceTemplates
+        errors = []
+        for uri in ["file:///etc/passwd", "scenariod://sessions/no-such/state", "scenariod://scenarios/no-such/scenario.yaml"]:
+            with pytest.raises(Exception) as refused:
+                await session.read_resource(uri)
+            errors.append(refused.value)
+        await session.call_tool("open_session", {"scenario": "offline-demo", "id": "saver"})
+        before = sum(isinstance(n, types.ResourceListChangedNotification) for n in notifications)
+        saved = await session.call_tool("save_scenario", {"session": "saver", "name": "saved-by-agent"})
+        assert saved.isError is not True, saved
+        while sum(isinstance(n, types.ResourceListChangedNotification) for n in notifications) == before:
+            await anyio.sleep(0.02)
+        listed = {str(resource.uri) for resource in (await session.list_resources()).resources}
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        return templates, errors, listed, tools
+
+    templates, errors, listed, tools = agent(daemon, scenarioctl, body)
+    assert {template.uriTemplate for template in templates} == {"scenariod://sessions/{id}/state", "scenariod://scenarios/{name}/scenario.yaml"}
+    for error in errors:
+        assert getattr(error, "error", None) is not None and error.error.code == -32002, repr(error)
+    assert "unknownSession" in errors[1].error.message and "unknownScenario" in errors[2].error.message
+    assert "scenariod://scenarios/saved-by-agent/scenario.yaml" in listed
+    assert "a session whose scenario runs Assistant" in tools["assistant_send"].description
