@@ -25,7 +25,8 @@ PAUSE = 0.15
 
 
 class LoopbackServer:
-    def __init__(self):
+    def __init__(self, port=0):
+        """`port`: 0 for any free one; a port given again starts a server where a closed one was (a restart)."""
         self.requests = []  # (method, path, headers dict, body bytes)
         self.feed_mode = "ok"  # ok | error | slow | hold
         self.hold = threading.Event()
@@ -114,7 +115,8 @@ class LoopbackServer:
             def handle_error(self, request, client_address):
                 pass  # a client that hung up (a timeout or a cancelled request being tested) is expected here
 
-        self._server = Server(("127.0.0.1", 0), Handler)
+        Server.allow_reuse_address = True
+        self._server = Server(("127.0.0.1", port), Handler)
         self._server.daemon_threads = True
         self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

@@ -1,15 +1,19 @@
 """Soak under load: 16 clients against one daemon for a bounded time — sessions created and deleted at a steady rate,
 actions, clock moves, key-value writes read back, journal reads, streamed replies and WebSockets (the Assistant's
 scenarios), event streams hung up at once and slow watchers that fall behind, scripted sessions whose final state
-must equal the same script's quiet reference run, and event streams abandoned through the dashboard's bridge —
-sampling the daemon's own figures (GET /metrics: memory, descriptors, threads, connections, sessions, streams).
+must equal the same script's quiet reference run, event streams abandoned through the dashboard's bridge, an agent's
+MCP tool calls through one `scenarioctl mcp`, explore walks over the socket, recordings against a real loopback
+server saved and replayed byte for byte, and a live session whose server fails and restarts under it — sampling the
+daemon's own figures (GET /metrics: memory, descriptors, threads, connections, sessions, streams, bytes held).
 
     python3 Tests/system/soak.py --seconds 600 [--clients 16] [--report soak.json] [--plot soak.svg]
     scripts/soak --minutes 60 --plot soak.svg
 
 Prints a report and exits non-zero unless: zero errors (a refused or failed request, a key-value write not read back
 as written before its session is deleted, a scripted session that ended otherwise than its reference run, a slow
-watcher whose ids skip without an `event: gap` that counts them), resident memory after warm-up grows less than 10%,
+watcher whose ids skip without an `event: gap` that counts them, a tool call that failed, an explore walk that
+alarmed, a replay that differs from its recording, a live action not answered), resident memory after warm-up grows
+less than 10%, what sessions hold comes back to nothing,
 descriptors, threads and connections come back to their baseline once the clients are gone, every journal stays
 within its bound, and the bridge holds no daemon connection for the streams abandoned through it.
 test_soak.py runs it for three minutes in CI (SOAK_SECONDS)."""
@@ -29,6 +33,7 @@ import httpx
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from daemon import SCENARIOCTL, Daemon, unix_connections  # noqa: E402
+from loopback import LoopbackServer  # noqa: E402
 
 SCENARIOS = ["offline-demo", "feed-updates", "first-launch", "server-error", "ratings-signed-out", "slow-network",
              "assistant-happy", "assistant-slow-tokens", "assistant-dropped"]
@@ -67,6 +72,19 @@ def metrics(http):
             name, value = line.rsplit(" ", 1)
             figures[name] = float(value)
     return figures
+
+
+def descriptor_targets(pid):
+    """What each open descriptor of `pid` names (a file, `socket:[…]`, `anon_inode:…`), counted."""
+    from collections import Counter
+    targets = Counter()
+    for descriptor in pathlib.Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = str(descriptor.readlink())
+        except OSError:
+            continue
+        targets[re.sub(r"\[\d+\]", "[…]", target)] += 1
+    return targets
 
 
 def resident_kib(pid):
@@ -262,6 +280,196 @@ class BridgeVisitor(threading.Thread):
             self.process.wait(timeout=10)
 
 
+class AgentCaller(threading.Thread):
+    """A coding agent: one `scenarioctl mcp` for the whole run, spoken to as an MCP client does (JSON-RPC lines on
+    stdio), opening a session, acting, moving the clock, reading the state and closing it, again and again."""
+
+    def __init__(self, daemon, deadline, stats):
+        super().__init__(daemon=True)
+        self.deadline, self.stats = deadline, stats
+        self.process = subprocess.Popen([SCENARIOCTL, "mcp", "--socket", daemon.socket], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.next_id = 0
+        self.calls = 0
+
+    def request(self, method, params):
+        self.next_id += 1
+        self.process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}) + "\n")
+        self.process.stdin.flush()
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"scenarioctl mcp ended (exit {self.process.poll()}) during {method}")
+            message = json.loads(line)
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message["result"]
+
+    def call(self, tool, arguments):
+        result = self.request("tools/call", {"name": tool, "arguments": arguments})
+        self.calls += 1
+        if result.get("isError"):
+            self.stats.error(f"agent: {tool} {arguments}: {result['content'][0]['text'][:200]}")
+        return json.loads(result["content"][0]["text"])
+
+    def run(self):
+        try:
+            self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                        "clientInfo": {"name": "soak", "version": "1"}})
+            self.process.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+            rounds = 0
+            while time.monotonic() < self.deadline:
+                rounds += 1
+                session = f"agent-{rounds}"
+                self.call("open_session", {"scenario": "offline-demo", "id": session})
+                self.call("feedreader_reload", {"session": session})
+                self.call("move_clock", {"session": session, "by": "1h"})
+                state = self.call("read_state", {"session": session})["state"]
+                if not state.get("items"):
+                    self.stats.error(f"agent: {session} read a state without items: {json.dumps(state)[:200]}")
+                self.call("close_session", {"session": session})
+                self.stats.count("agent")
+                time.sleep(0.05)
+        except Exception as error:
+            self.stats.error(f"agent: {type(error).__name__}: {error}")
+        finally:
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
+
+
+class ExploreRunner(threading.Thread):
+    """`scenarioctl explore` over the socket, again and again with new seeds: short walks of the correct shipped
+    Model, which must end with no alarm."""
+
+    def __init__(self, daemon, deadline, stats, directory):
+        super().__init__(daemon=True)
+        self.daemon_socket, self.deadline, self.stats, self.directory = daemon.socket, deadline, stats, directory
+        self.walks = 0
+
+    def run(self):
+        seed = 0
+        try:
+            while time.monotonic() < self.deadline:
+                seed += 1
+                result = subprocess.run([SCENARIOCTL, "--socket", self.daemon_socket, "explore", "offline-demo", "--walks", "4",
+                                         "--steps", "8", "--seed", str(seed), "--parallel", "1"],
+                                        capture_output=True, text=True, timeout=300, cwd=self.directory)
+                if result.returncode != 0:
+                    self.stats.error(f"explore seed {seed}: exit {result.returncode}: {(result.stdout + result.stderr)[-300:]}")
+                self.walks += 4
+                self.stats.count("explore")
+                time.sleep(0.5)
+        except Exception as error:
+            self.stats.error(f"explore: {type(error).__name__}: {error}")
+
+
+RECORD_SCENARIO = """description: Records FeedReader against the soak's loopback server.
+model: FeedReader
+clock:
+  start: 2026-11-01T09:00:00Z
+network:
+  mode: record
+  forward:
+    https://www.cocoawithlove.com: {origin}
+"""
+
+LIVE_SCENARIO = """description: The shipped live scenario, its feed origin sent to a loopback server the soak restarts.
+extends: live
+network:
+  forward:
+    https://www.cocoawithlove.com: {origin}
+"""
+
+
+class RecordReplay(threading.Thread):
+    """Records a FeedReader session against a real loopback server, saves the recording, replays it on a session of
+    the saved scenario (whose state must be the recording's, byte for byte), then removes the saved scenario and
+    reloads, as a team that records a fixture and cleans up would."""
+
+    def __init__(self, daemon, deadline, stats, server):
+        super().__init__(daemon=True)
+        self.daemon, self.deadline, self.stats, self.server = daemon, deadline, stats, server
+        self.http = httpx.Client(transport=httpx.HTTPTransport(uds=daemon.socket), base_url="http://scenariod", timeout=60)
+        self.replays = 0
+
+    def drive(self, session, actions):
+        for action, arguments in actions:
+            answer = self.http.post(f"/v1/sessions/{session}/actions/{action}", json=arguments)
+            if answer.status_code != 200:
+                raise RuntimeError(f"{session} {action}: {answer.status_code} {answer.text[:200]}")
+        return self.http.get(f"/v1/sessions/{session}/state").text
+
+    def run(self):
+        import shutil
+        try:
+            while time.monotonic() < self.deadline:
+                self.replays += 1
+                recording, name = f"rec-{self.replays}", f"soak-recorded-{self.replays}"
+                self.http.post("/v1/sessions", json={"scenario": "soak-record", "id": recording}).raise_for_status()
+                url = json.loads(self.http.get(f"/v1/sessions/{recording}/state").text)["items"][1]["url"]
+                actions = [("reload", {}), ("setIsRead", {"url": url, "value": True})]
+                recorded = self.drive(recording, actions)
+                saved = self.http.post(f"/v1/sessions/{recording}/recording", json={"name": name})
+                if saved.status_code != 201:
+                    raise RuntimeError(f"saving {recording}: {saved.status_code} {saved.text[:200]}")
+                self.http.post("/v1/sessions", json={"scenario": name, "id": f"replay-{self.replays}"}).raise_for_status()
+                replayed = self.drive(f"replay-{self.replays}", actions)
+                if replayed != recorded:
+                    self.stats.error(f"replay of {name} differs from its recording: {replayed[:200]} against {recorded[:200]}")
+                for session in (recording, f"replay-{self.replays}"):
+                    self.http.delete(f"/v1/sessions/{session}").raise_for_status()
+                shutil.rmtree(saved.json()["directory"])
+                self.http.post("/v1/scenarios/reload").raise_for_status()
+                self.stats.count("replay")
+                time.sleep(2)
+        except Exception as error:
+            self.stats.error(f"record and replay: {type(error).__name__}: {error}")
+        finally:
+            self.http.close()
+
+
+class LiveFlapper(threading.Thread):
+    """A live session's server fails and restarts under it: every few seconds the loopback server answers 500 for a
+    while, then goes away and comes back on the same port. Every action must be answered (200, the Model showing the
+    feed or the error), none may hang, and the daemon must not hold what the failed connections left."""
+
+    def __init__(self, daemon, deadline, stats, server):
+        super().__init__(daemon=True)
+        self.daemon, self.deadline, self.stats, self.server = daemon, deadline, stats, server
+        self.http = httpx.Client(transport=httpx.HTTPTransport(uds=daemon.socket), base_url="http://scenariod", timeout=60)
+        self.restarts = 0
+        self.outcomes = {"items": 0, "error": 0}
+
+    def run(self):
+        port = int(self.server.origin.rsplit(":", 1)[1])
+        try:
+            self.http.post("/v1/sessions", json={"scenario": "soak-live", "id": "live-flapped"}).raise_for_status()
+            started = time.monotonic()
+            while time.monotonic() < self.deadline:
+                phase = int(time.monotonic() - started) % 6
+                if phase == 3 and self.server.feed_mode == "ok":
+                    self.server.feed_mode = "error"
+                elif phase == 5 and self.server.feed_mode == "error":
+                    self.server.close()
+                    time.sleep(0.3)
+                    self.server = LoopbackServer(port=port)
+                    self.restarts += 1
+                answer = self.http.post("/v1/sessions/live-flapped/actions/reload", json={})
+                if answer.status_code != 200:
+                    self.stats.error(f"live: reload answered {answer.status_code} {answer.text[:200]}")
+                else:
+                    self.outcomes["error" if answer.json().get("error") else "items"] += 1
+                self.stats.count("live")
+                time.sleep(0.1)
+            self.http.delete("/v1/sessions/live-flapped").raise_for_status()
+        except Exception as error:
+            self.stats.error(f"live server restarts: {type(error).__name__}: {error}")
+        finally:
+            self.http.close()
+            self.server.close()
+
+
 class Stats:
     def __init__(self):
         self.lock = threading.Lock()
@@ -313,7 +521,10 @@ def sample(daemon, started):
 
 
 def soak(seconds, clients, directory):
-    daemon = Daemon(directory, {}, arguments=["--journal-capacity", str(JOURNAL_CAPACITY), "--log-level", "warning"]).start()
+    recorded_server, live_server = LoopbackServer(), LoopbackServer()
+    daemon = Daemon(directory, {"soak-record": RECORD_SCENARIO.format(origin=recorded_server.origin),
+                                "soak-live": LIVE_SCENARIO.format(origin=live_server.origin)},
+                    arguments=["--journal-capacity", str(JOURNAL_CAPACITY), "--log-level", "warning"]).start()
     try:
         time.sleep(0.5)
         # Each script's quiet reference run, before any load.
@@ -321,7 +532,14 @@ def soak(seconds, clients, directory):
         for name in SCRIPTS:
             daemon.call("DELETE", f"/v1/sessions/reference-{name}", expect=204)
         assert all(references.values()), references
+        # What the daemon opens once and keeps by design, opened before the baseline: a durable scenario's database
+        # (shared by its sessions) and the live network's event loop.
+        for scenario in ("soak-live", "soak-record"):
+            daemon.call("POST", "/v1/sessions", expect=201, json={"scenario": scenario, "id": "warm-up"})
+            daemon.call("POST", "/v1/sessions/warm-up/actions/reload", expect=200, json={})
+            daemon.call("DELETE", "/v1/sessions/warm-up", expect=204)
         baseline = sample(daemon, time.monotonic())
+        baseline_targets = descriptor_targets(daemon.pid)
         stats = Stats()
         started = time.monotonic()
         deadline = started + seconds
@@ -329,7 +547,9 @@ def soak(seconds, clients, directory):
         workers = [Client(number, daemon.socket, deadline, stats, references) for number in range(clients)]
         workers += [SlowWatcher(number, daemon.socket, deadline, stats) for number in range(2)]
         visitor = BridgeVisitor(daemon, deadline, stats, directory)
-        workers.append(visitor)
+        agent, explorer = AgentCaller(daemon, deadline, stats), ExploreRunner(daemon, deadline, stats, directory)
+        replayer, flapper = RecordReplay(daemon, deadline, stats, recorded_server), LiveFlapper(daemon, deadline, stats, live_server)
+        workers += [visitor, agent, explorer, replayer, flapper]
         for worker in workers:
             worker.start()
         samples = []
@@ -364,7 +584,11 @@ def soak(seconds, clients, directory):
             "largest_journal": stats.largest_journal, "journal_capacity": stats.journal_capacity,
             "watched_events": stats.watched_events, "missed_events_said_by_gaps": stats.missed_events,
             "bridge_daemon_connections_max": max(bridge_connections), "bridge_samples": len(visitor.connections),
+            "agent_tool_calls": agent.calls, "explore_walks": explorer.walks, "record_replays": replayer.replays,
+            "live_server_restarts": flapper.restarts, "live_reloads": flapper.outcomes,
             "sessions_left": len(sessions_left), "samples": samples,
+            # What the daemon holds open that it did not before the load: empty when it let go of everything.
+            "descriptors_left": sorted((descriptor_targets(daemon.pid) - baseline_targets).elements()),
         }
         report["passed"] = (not stats.errors and growth < 10 and end["fds"] <= baseline["fds"]
                             and end["connections"] <= baseline["connections"] and end["threads"] <= baseline["threads"] + 2
@@ -373,6 +597,7 @@ def soak(seconds, clients, directory):
         return report
     finally:
         daemon.stop()
+        recorded_server.close()
 
 
 def plot(report, path):
