@@ -1,7 +1,7 @@
 import Fakes
 import Foundation
 import HTTPTypes
-import ScenarioFormat
+@testable import ScenarioFormat
 import Services
 import Testing
 
@@ -87,6 +87,32 @@ import Testing
         #expect(a.items == b.items)
         #expect(a.items.count == 2)
         #expect(b.end == .stall)
+    }
+
+    /// A fixture's plain events are read as JSON without YAML (a big fixture loads at I/O speed); each is the same
+    /// item, byte for byte, as the same event written in the scenario, which YAML reads: numbers written every way,
+    /// escapes, nesting, key order, event names, ids and retries.
+    @Test func aFixturesPlainEventsAreTheItemsTheSameEventsWrittenInlineAre() throws {
+        let events = [
+            #"{"at": "+1ms", "event": "token", "data": {"text": "Hel", "n": 1}}"#,
+            #"{"at": "2ms", "data": {"b": [1, 1.0, 1.5, -0.0, 1e3, 2E-2, 12345678901234567, true, false, null], "a": {"z": "é\u00e9\n\"\/"}}}"#,
+            #"{"data": "plain text, no at", "id": "7", "retry": 3000}"#,
+            #"{"at": "+1.5s", "event": "done", "data": []}"#,
+            #"{"at":"+2s","data":"{not json}"}"#,
+            #"{"at": "+3s", "data": {"deep": {"deeper": [{"x": 0.1}, {"y": 100000000000000000000}]}}}"#,
+        ]
+        let (fromFile, _) = try catalog(scenario(stream: "stream:\n  file: reply.jsonl"), fixtures: ["reply.jsonl": events.joined(separator: "\n") + "\n"])
+        let inline = "stream:\n  events:\n" + events.map { "    - \($0)" }.joined(separator: "\n")
+        let (fromYAML, _) = try catalog(scenario(stream: inline))
+        let read = try script(fromFile).0, written = try script(fromYAML).0
+        #expect(read.items.count == events.count)
+        for (a, b) in zip(read.items, written.items) {
+            #expect(a == b, "\(String(decoding: a.bytes, as: UTF8.self)) against \(String(decoding: b.bytes, as: UTF8.self))")
+        }
+        // Lines whose numbers YAML reads its own way (1.0, -0.0, 1e3, a 21-digit integer) are left to it.
+        for (index, line) in events.enumerated() {
+            #expect((ScenarioFileParser.plainEvent(Substring(line), after: .zero) == nil) == [1, 5].contains(index), "line \(index)")
+        }
     }
 
     @Test func aBadLineInAFixtureIsPlacedAtThatLine() throws {
