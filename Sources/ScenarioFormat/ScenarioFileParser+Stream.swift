@@ -147,8 +147,10 @@ extension ScenarioFileParser {
 
     private mutating func jsonLines(_ text: String, file: String, fixtureNode: Node) -> [ParsedChunk] {
         var items: [ParsedChunk] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-        where !line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
+        // Lines found by byte, not by Character: grapheme breaking over a big fixture cost a third of its load.
+        for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+        where !bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
+            let line = Substring(bytes)
             let previous = items.last?.item.offset ?? .zero
             if var parsed = Self.plainEvent(line, after: previous) {
                 parsed.node = fixtureNode

@@ -156,3 +156,61 @@ def test_kills_the_daemon(scenariod_socket):
     result.assert_outcomes(passed=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["*scenariod's log (the end)*", "scenariod was killed by SIGKILL during the run"])
+
+
+def test_a_daemon_that_dies_mid_run_stops_the_run_once_saying_how_and_what_its_log_says(pytester, inner_environment):
+    """Before: every later test errored with a three-level httpx chain and a teardown error, and the log the message
+    pointed to was empty (the daemon logged at warning)."""
+    pytester.makepyfile(test_inner="""
+import os, signal
+
+def test_first(scenario):
+    scenario("offline-demo").perform("reload")
+
+def test_kills_the_daemon(scenario, scenariod_socket):
+    scenario("offline-demo")
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as file:
+                arguments = file.read().split(b"\\0")
+        except OSError:
+            continue
+        if scenariod_socket.encode() in arguments:
+            os.kill(int(pid), signal.SIGKILL)
+
+def test_after_1(scenario):
+    scenario("offline-demo")
+
+def test_after_2(scenario):
+    scenario("offline-demo")
+
+def test_after_3(scenario):
+    scenario("offline-demo")
+""")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    output = result.stdout.str()
+    assert output.count("scenariod was killed by SIGKILL during the run") >= 1, output
+    assert "test_after_2" not in output.split("short test summary")[-1] and "test_after_3 " not in output, output
+    # Its log, at info, says what it was doing.
+    assert "action reload" in output and "session created" in output, output
+    assert output.count("Traceback") == 0 and "httpcore" not in output, output
+
+
+def test_long_parametrized_test_names_keep_their_ends_apart(pytester, inner_environment, tmp_path):
+    """Ids were cut to their first 32 characters, so parametrized tests differed only in a hash."""
+    out = tmp_path / "ids"
+    out.mkdir()
+    pytester.makepyfile(test_inner=f"""
+import pytest
+
+@pytest.mark.parametrize("case", ["the-first-rather-long-case", "the-second-rather-long-case"])
+def test_a_rather_long_name_of_a_parametrized_test(scenario, case):
+    session = scenario("offline-demo")
+    open({str(out)!r} + "/" + session.id, "w").close()
+""")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+    ids = sorted(os.listdir(out))
+    assert ids[0].startswith("test_a_r-first-rather-long-case-"), ids
+    assert ids[1].startswith("test_a_r-second-rather-long-case-"), ids

@@ -111,3 +111,37 @@ def test_the_daemon_wide_calls(scenariod: ScenariodClient):
     assert scenariod.version()["api"] == "v1"
     assert {"FeedReader", "Ratings"} <= {model["name"] for model in scenariod.models()}
     assert "offline-demo" in {scenario["name"] for scenario in scenariod.scenarios()}
+
+
+def test_expect_request_takes_a_pattern_or_ignores_the_query(scenario):
+    import re
+    session = scenario("ratings-signed-in")
+    session.perform("fetchRating")
+    with pytest.raises(AssertionError) as exact:
+        session.expect_request("GET", "https://api.busratings.example/v1/rating")
+    assert "/url: expected https://api.busratings.example/v1/rating, got https://api.busratings.example/v1/rating?" in str(exact.value)
+    entry = session.expect_request("GET", "https://api.busratings.example/v1/rating", ignore_query=True)
+    assert entry["url"].startswith("https://api.busratings.example/v1/rating?")
+    assert session.expect_request("GET", re.compile(r"https://api\.busratings\.example/v1/rating\?user=\w+")) == entry
+    with pytest.raises(AssertionError) as pattern:
+        session.expect_request("GET", re.compile(r"https://elsewhere\.example/.*"))
+    assert "matching /https://elsewhere\\.example/.*/" in str(pattern.value)
+
+
+def test_near_misses_and_events_until(scenario):
+    session = scenario("ratings-signed-in")
+    assert session.near_misses() == []
+    session.store["session"] = {"user": "alice", "token": "tok-stale"}
+    session.perform("fetchRating")
+    misses = session.near_misses()
+    assert misses[0].startswith("  #1 GET https://api.busratings.example/v1/rating") and "matched no route" in misses[0], misses
+    assert "closest route 'rating' differs in /headers/authorization" in misses[1], misses
+    first = session.events_until("stateChanged")  # subscribed: the session keeps its events from now on
+    assert [event.name for event in first] == ["stateChanged"]
+    session.advance("1s")
+    resumed = session.events_until(lambda event: event.name == "historyChanged", last_event_id=first[-1].id)
+    names = [event.name for event in resumed]
+    assert names[-1] == "historyChanged" and "clockMoved" in names and "gap" not in names, names
+    with pytest.raises(AssertionError) as waited:
+        session.events_until("clockMoved", timeout=0.5)
+    assert "waited 0.5 s of wall time for an event 'clockMoved' (read 1: the last stateChanged)" in str(waited.value)

@@ -42,7 +42,8 @@ class DaemonProcess:
         scenarios = [argument for directory in self.scenarios for argument in ("--scenarios", directory)]
         return [self.binary, *scenarios, "--socket", self.socket_path,
                 "--state-directory", os.path.join(self.directory, "state"),
-                "--log-target", "stderr", "--log-level", "warning", "--exit-with-parent",
+                # At info, so that when the daemon dies its log's last lines say what it was doing.
+                "--log-target", "stderr", "--log-level", "info", "--exit-with-parent",
                 # A test must not pass on a run its session did not own: an escape fails the step (409 modelEscaped).
                 "--model-escapes", "fail", *self.arguments]
 

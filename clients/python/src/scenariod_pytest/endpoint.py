@@ -40,6 +40,26 @@ class DaemonEndpoint:
                 self._error = str(error)
         raise RuntimeError(self._error or "no scenariod: set SCENARIOD_SOCKET or name the binary with --scenariod")
 
+    def gone(self) -> Optional[str]:
+        """Why the run's daemon can no longer serve tests, or None while it can: the daemon this process started
+        has exited (with how and the end of its log), or the socket it was given no longer answers."""
+        if self.daemon is not None:
+            if self.daemon.running():
+                return None
+            self.daemon.stop()
+            return (f"{self.daemon.ending() or 'scenariod exited'} (pid {self.daemon.process.pid if self.daemon.process else '?'}); "
+                    f"the rest of the run cannot use it. The end of its log ({self.daemon.log_path}):\n{self.daemon.log_tail(30)}")
+        if self._socket is None:
+            return None
+        from .client import ScenariodClient
+        from .errors import ScenariodError, ScenariodUnreachable
+        try:
+            with ScenariodClient(self._socket, timeout=5) as client:
+                client.health()
+            return None
+        except (ScenariodUnreachable, ScenariodError) as error:
+            return f"scenariod on {self._socket} stopped answering during the run ({error}); the rest of the run cannot use it"
+
     def stop(self) -> Optional[str]:
         """Stops the daemon this process started (if any) and removes its directory, keeping the end of its log
         in :attr:`final_log`. Returns how it ended when that was not cleanly (see :meth:`DaemonProcess.ending`)."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
@@ -83,6 +84,7 @@ class EventStream:
             raise RuntimeError("the event stream is not open: use it in a `with` block")
         name, event_id = "message", None
         data: list[str] = []
+        started = time.monotonic()
         for line in self._lines:
             if line == "":
                 if data:
@@ -90,7 +92,11 @@ class EventStream:
                 name, event_id = "message", None
                 continue
             if line.startswith(":"):
-                continue  # a comment: the daemon's keep-alive
+                # A comment: the daemon's heartbeat, sent while nothing happens, so a read never times out by
+                # itself; the wait for an event is bounded here instead.
+                if time.monotonic() - started > self.timeout:
+                    raise httpx.ReadTimeout(f"no event within {self.timeout:g} s (only the daemon's heartbeat)")
+                continue
             field, _, value = line.partition(":")
             value = value[1:] if value.startswith(" ") else value
             if field == "event":

@@ -2,11 +2,26 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Pattern, Sequence, Union
 
 from .matching import first_difference, show
 
 Entry = Mapping[str, Any]
+#: A URL as an expectation gives it: the exact URL, or a compiled pattern the whole URL must match.
+URL = Union[str, Pattern[str]]
+
+
+def url_fits(actual: str, url: URL, ignore_query: bool = False) -> bool:
+    """Whether a journaled URL is the one wanted: equal (to the part before ``?`` with `ignore_query`), or, for a
+    pattern, wholly matched by it."""
+    if isinstance(url, str):
+        return (actual.split("?", 1)[0] if ignore_query else actual) == url
+    return url.fullmatch(actual) is not None
+
+
+def shown(url: URL) -> str:
+    """A URL or pattern as a message shows it."""
+    return url if isinstance(url, str) else f"matching /{url.pattern}/"
 
 
 def is_request(entry: Entry) -> bool:
@@ -60,16 +75,17 @@ def header_value(entry: Entry, name: str) -> Optional[str]:
     return None
 
 
-def difference(entry: Entry, method: str, url: str, body_containing: Any = None,
-               headers: Optional[Mapping[str, str]] = None) -> Optional[str]:
+def difference(entry: Entry, method: str, url: URL, body_containing: Any = None,
+               headers: Optional[Mapping[str, str]] = None, ignore_query: bool = False) -> Optional[str]:
     """How a request differs from the one wanted, as ``/pointer: expected X, got Y``; None when it is the one.
 
     Pointers name the request's parts: ``/method``, ``/url``, ``/headers/NAME`` and ``/body/...``.
     """
     if entry.get("method") != method:
         return f"/method: expected {method}, got {entry.get('method')}"
-    if entry.get("url") != url:
-        return f"/url: expected {url}, got {entry.get('url')}"
+    if not url_fits(str(entry.get("url")), url, ignore_query):
+        ignoring = " (its query ignored)" if ignore_query and isinstance(url, str) else ""
+        return f"/url: expected {shown(url)}{ignoring}, got {entry.get('url')}"
     for name, value in (headers or {}).items():
         actual = header_value(entry, name)
         if actual != value:
@@ -89,16 +105,16 @@ def difference(entry: Entry, method: str, url: str, body_containing: Any = None,
     return None
 
 
-def closest(entries: Sequence[Entry], method: str, url: str, body_containing: Any = None,
-            headers: Optional[Mapping[str, str]] = None, limit: int = 3) -> list[str]:
+def closest(entries: Sequence[Entry], method: str, url: URL, body_containing: Any = None,
+            headers: Optional[Mapping[str, str]] = None, limit: int = 3, ignore_query: bool = False) -> list[str]:
     """The requests that came closest to the one wanted, each with where it first differs.
 
     A request of the same method and URL is closer than one of the same URL, which is closer than one of the same
     method; among equals, the newest first.
     """
     def closeness(entry: Entry) -> int:
-        return (2 if entry.get("url") == url else 0) + (1 if entry.get("method") == method else 0)
+        return (2 if url_fits(str(entry.get("url")), url, ignore_query) else 0) + (1 if entry.get("method") == method else 0)
     candidates = [entry for entry in reversed(entries) if closeness(entry) > 0]
     candidates.sort(key=closeness, reverse=True)
-    return [f"{describe(entry)}\n      differs in {difference(entry, method, url, body_containing, headers)}"
+    return [f"{describe(entry)}\n      differs in {difference(entry, method, url, body_containing, headers, ignore_query)}"
             for entry in candidates[:limit]]

@@ -7,6 +7,7 @@ import re
 from typing import Any, Mapping, Optional
 
 from .client import ScenariodClient
+from .errors import ScenariodUnreachable
 from .session import ScenarioSession
 
 
@@ -16,7 +17,11 @@ def session_id_prefix(test_name: str, worker: str, run: str, node_id: str) -> st
 
     Fits the API's session id pattern, ``^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$``, with room for a counter.
     """
-    readable = re.sub(r"[^A-Za-z0-9._-]+", "-", test_name).lstrip("._-")[:32].rstrip("._-") or "test"
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "-", test_name).strip("._-")
+    if len(readable) > 32:
+        # The start names the test and the end its parameters, where parametrized tests differ: keep both.
+        readable = readable[:8].rstrip("._-") + "-" + readable[-23:].lstrip("._-")
+    readable = readable or "test"
     digest = hashlib.sha256(f"{run}:{node_id}".encode()).hexdigest()[:8]
     return f"{readable}-{re.sub(r'[^A-Za-z0-9]', '', worker)[:8]}-{digest}"
 
@@ -60,6 +65,9 @@ class ScenarioOpener:
         for session in self.opened:
             try:
                 session.delete()
+            except ScenariodUnreachable:
+                # The daemon is gone, and its sessions with it: nothing to delete, and the next test says so once.
+                return
             except Exception as error:  # noqa: BLE001 — every session is tried before one failure is reported
                 first = first or error
         if first is not None:

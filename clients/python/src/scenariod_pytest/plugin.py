@@ -18,12 +18,14 @@ import pytest
 from .client import ScenariodClient
 from .daemon import DaemonProcess
 from .endpoint import DaemonEndpoint
+from .errors import ScenariodUnreachable
 from .opener import ScenarioOpener, session_id_prefix
 from .session import ScenarioSession
 
 _ENDPOINT = pytest.StashKey[DaemonEndpoint]()
 _RUN = pytest.StashKey[str]()
 _STOPPED_BADLY = pytest.StashKey[str]()
+_UNREACHABLE = pytest.StashKey[bool]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -150,6 +152,28 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     endpoint = config.stash.get(_ENDPOINT, None)
     if endpoint is not None:
         endpoint.stop()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a test, after one that could not reach the daemon (or whenever this process's own daemon has
+    exited): if the daemon is gone, the run stops here, once, saying how it ended and what its log says, rather
+    than every later test erroring with a connection error."""
+    config = item.config
+    endpoint = config.stash.get(_ENDPOINT, None)
+    if endpoint is None or not (config.stash.get(_UNREACHABLE, False) or (endpoint.daemon is not None and not endpoint.daemon.running())):
+        return
+    config.stash[_UNREACHABLE] = False
+    reason = endpoint.gone()
+    if reason is not None:
+        pytest.exit(f"scenariod: {reason}", returncode=pytest.ExitCode.TESTS_FAILED)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Notes a test that failed because no daemon answered, so the next test first asks whether it is gone."""
+    yield
+    if call.excinfo is not None and call.excinfo.errisinstance(ScenariodUnreachable):
+        item.config.stash[_UNREACHABLE] = True
 
 
 @pytest.fixture(scope="session")

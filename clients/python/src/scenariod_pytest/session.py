@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union
 import httpx
 
 from . import journal
+from .journal import URL as RequestURL
 from .errors import ScenariodError
 from .events import Event, EventStream
 from .matching import first_difference, show
@@ -221,30 +222,40 @@ class ScenarioSession:
         result: dict[str, Any] = self._call("GET", "/journal/counts")
         return result
 
+    def near_misses(self) -> list[str]:
+        """Why each request that matched no route missed, in the daemon's words: ``#3 GET https://… → matched no
+        route`` followed by its closest routes and the first field each differed in (empty when every request
+        matched)."""
+        return journal.explain_unmatched(self.unmatched())
+
     def clear_journal(self) -> None:
         """Empties the journal and its counts."""
         self._call("POST", "/journal/clear")
 
-    def expect_request(self, method: str, url: str, *, body_containing: Any = None,
-                       headers: Optional[Mapping[str, str]] = None) -> dict[str, Any]:
+    def expect_request(self, method: str, url: RequestURL, *, body_containing: Any = None,
+                       headers: Optional[Mapping[str, str]] = None, ignore_query: bool = False) -> dict[str, Any]:
         """Asserts that the Model made a request; returns its journal entry (the newest that fits).
 
-        ``body_containing`` is a JSON subset the request's body must contain; ``headers`` values the request's
-        headers must have (names without case). When none fits, the message shows the closest requests and where
-        each first differs, the requests made, and the daemon's near misses for those that matched no route.
+        `url` is the whole URL, query included, or with ``ignore_query=True`` the URL before its ``?`` (any query
+        fits); or a compiled pattern (``re.compile(r"https://api\\.example/items/\\d+(\\?.*)?")``) the whole URL
+        must match. ``body_containing`` is a JSON subset the request's body must contain; ``headers`` values the
+        request's headers must have (names without case). When none fits, the message shows the closest requests
+        and where each first differs, the requests made, and the daemon's near misses for those that matched no
+        route.
         """
         __tracebackhide__ = True
         entries = self.requests()
-        fitting = [entry for entry in entries if journal.difference(entry, method, url, body_containing, headers) is None]
+        fitting = [entry for entry in entries
+                   if journal.difference(entry, method, url, body_containing, headers, ignore_query) is None]
         if fitting:
             return fitting[-1]
-        wanted = f"{method} {url}"
+        wanted = f"{method} {journal.shown(url)}" + (" (any query)" if ignore_query and isinstance(url, str) else "")
         if body_containing is not None:
             wanted += f" with a body containing {show(body_containing)}"
         if headers:
             wanted += " with headers " + ", ".join(f"{name}: {value}" for name, value in headers.items())
         lines = [f"session {self.id} made no request {wanted}."]
-        closest = journal.closest(entries, method, url, body_containing, headers)
+        closest = journal.closest(entries, method, url, body_containing, headers, ignore_query=ignore_query)
         if closest:
             lines.append("Closest:")
             lines.extend(f"  {line}" for line in closest)
@@ -329,6 +340,29 @@ class ScenarioSession:
         (default: the client's timeout).
         """
         return EventStream(self.client, self.id, last_event_id=last_event_id, timeout=timeout)
+
+    def events_until(self, until: Union[str, Callable[[Event], bool]], *, last_event_id: Optional[str] = None,
+                     timeout: Optional[float] = None) -> list[Event]:
+        """Reads the session's events until one is `until` (an event name, such as ``"historyChanged"``, or a
+        predicate of the event); returns every event read, that one last.
+
+        Starts with the state now (or after ``last_event_id``, resuming: the events missed come first, or a
+        ``gap``). Fails after `timeout` seconds of wall time (default: the client's timeout), naming the events it
+        read.
+        """
+        __tracebackhide__ = True
+        fits = (lambda event: event.name == until) if isinstance(until, str) else until
+        wanted = f"an event '{until}'" if isinstance(until, str) else "an event that fits"
+        limit = self.client.timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        read: list[Event] = []
+        with self.events(last_event_id=last_event_id, timeout=limit) as stream:
+            while True:
+                seen = ", ".join(event.name for event in read[-10:]) or "none"
+                event = self._next_event(stream, deadline, f"{wanted} (read {len(read)}: the last {seen})")
+                read.append(event)
+                if fits(event):
+                    return read
 
     def wait_for_step(self, step: int, *, timeout: Optional[float] = None) -> int:
         """Waits until the session's history reaches `step`, whoever makes the changes (another thread, a
