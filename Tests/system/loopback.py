@@ -33,10 +33,18 @@ class LoopbackServer:
         self.ratings = [4, 5]
         self.tokens = {}
         self._lock = threading.Lock()
+        # Open connections, cut when the server closes, as a restarted server's are: a keep-alive connection must not
+        # go on being served by the old server's thread.
+        self._connections = set()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+
+            def setup(self):
+                super().setup()
+                with server._lock:
+                    server._connections.add(self.connection)
 
             def log_message(self, *args):
                 pass
@@ -136,8 +144,16 @@ class LoopbackServer:
             return [f"{method} {path}" for method, path, _, _ in self.requests]
 
     def close(self):
+        import socket
         self._server.shutdown()
         self._server.server_close()
+        with self._lock:
+            connections, self._connections = self._connections, set()
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
 
 # The Assistant's presence channel as the WebSocket server plays it: "online" PAUSE after the handshake (with a
