@@ -23,6 +23,24 @@ def test_{n}(scenario, scenariod_socket):
 """
 
 
+# An inner suite's helper: SIGKILL the daemon listening on `socket`, as a crash would end it.
+KILL_DAEMON = """
+import os, signal
+
+def kill_daemon(socket):
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as file:
+                arguments = file.read().split(b"\\0")
+        except OSError:
+            continue
+        if socket.encode() in arguments:
+            os.kill(int(pid), signal.SIGKILL)
+            return
+    raise AssertionError("no daemon on " + socket)
+"""
+
+
 def write_suite(pytester, out, count):
     pytester.makepyfile(test_inner=SUITE.format(out=str(out), tests="".join(TEST.format(n=n) for n in range(count))))
 
@@ -137,20 +155,9 @@ def test_models(scenariod):
 
 
 def test_a_daemon_that_crashes_fails_the_run_and_its_log_is_shown(pytester, inner_environment):
-    pytester.makepyfile(test_inner="""
-import os, signal
-
+    pytester.makepyfile(test_inner=KILL_DAEMON + """
 def test_kills_the_daemon(scenariod_socket):
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as file:
-                arguments = file.read().split(b"\\0")
-        except OSError:
-            continue
-        if scenariod_socket.encode() in arguments:
-            os.kill(int(pid), signal.SIGKILL)
-            return
-    raise AssertionError("no daemon on " + scenariod_socket)
+    kill_daemon(scenariod_socket)
 """)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
@@ -161,22 +168,13 @@ def test_kills_the_daemon(scenariod_socket):
 def test_a_daemon_that_dies_mid_run_stops_the_run_once_saying_how_and_what_its_log_says(pytester, inner_environment):
     """Before: every later test errored with a three-level httpx chain and a teardown error, and the log the message
     pointed to was empty (the daemon logged at warning)."""
-    pytester.makepyfile(test_inner="""
-import os, signal
-
+    pytester.makepyfile(test_inner=KILL_DAEMON + """
 def test_first(scenario):
     scenario("offline-demo").perform("reload")
 
 def test_kills_the_daemon(scenario, scenariod_socket):
     scenario("offline-demo")
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as file:
-                arguments = file.read().split(b"\\0")
-        except OSError:
-            continue
-        if scenariod_socket.encode() in arguments:
-            os.kill(int(pid), signal.SIGKILL)
+    kill_daemon(scenariod_socket)
 
 def test_after_1(scenario):
     scenario("offline-demo")
