@@ -19,8 +19,16 @@ extension ControlRoutes {
             let frame = try Self.closeFrame(of: body)
             let number = try streamNumber(context)
             let session = try await session(context)
-            if frame != nil, let kind = try await Self.kind(of: number, in: session), kind != .webSocket {
-                throw APIError(.badRequest, "invalidRequest", "stream \(number) is \(Self.describe(kind)), which ends without a close frame; 'code' and 'reason' are a WebSocket's. Close it with {} or break it off with a 'fault'.")
+            // What the frame may hold depends on the stream, so it is checked once the stream is known to be open (a
+            // stream that is not gets the session's 404).
+            if let frame, let kind = try await Self.kind(of: number, in: session) {
+                guard kind == .webSocket else {
+                    throw APIError(.badRequest, "invalidRequest", "stream \(number) is \(Self.describe(kind)), which ends without a close frame; 'code' and 'reason' are a WebSocket's. Close it with {} or break it off with a 'fault'.")
+                }
+                // A close frame's payload is at most 125 bytes, two of them the code (RFC 6455 §5.5), as the scenario format says.
+                guard frame.reason.utf8.count <= 123 else {
+                    throw APIError(.badRequest, "invalidRequest", "the close reason is \(frame.reason.utf8.count) bytes; a close frame holds at most 123 (RFC 6455 §5.5), so shorten it.")
+                }
             }
             let state = try await session.closeStream(number, fault: fault, frame: frame)
             return JSONResponse.make(json: state.jsonData)
@@ -64,12 +72,7 @@ extension ControlRoutes {
         guard (1000...4999).contains(code), ![1005, 1006, 1015].contains(code) else {
             throw APIError(.badRequest, "invalidRequest", "the close code \(code) is not one a close frame carries; use 1000 (normal), 1001 (going away), 1011 (server error) or 4000–4999.")
         }
-        let reason = body.reason ?? ""
-        // A close frame's payload is at most 125 bytes, two of them the code (RFC 6455 §5.5), as the scenario format says.
-        guard reason.utf8.count <= 123 else {
-            throw APIError(.badRequest, "invalidRequest", "the close reason is \(reason.utf8.count) bytes; a close frame holds at most 123 (RFC 6455 §5.5), so shorten it.")
-        }
-        return WebSocketClose(code: code, reason: reason)
+        return WebSocketClose(code: code, reason: body.reason ?? "")
     }
 
     private func streamNumber(_ context: ControlRequestContext) throws -> Int {
