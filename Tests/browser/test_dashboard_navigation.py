@@ -46,9 +46,10 @@ def test_a_thousand_page_loads_hold_no_daemon_connection(stack):
             wait(browser, lambda: "lastRefresh:" in state_text(browser), f"the state after {index + 1} page loads")
             assert banner_text(browser) == "", (index, banner_text(browser))
             samples.append(unix_connections(bridge.process.pid))
-    # The open page's stream, the one being let go of, and the reads' pool (AsyncHTTPClient keeps up to 8 idle): no
-    # growth with the 1,000 pages left behind (before the fix: one more for each, and 503 from the 9th). The
-    # descriptors add the browser's own connections to the bridge (Chromium keeps up to 6 to an origin).
-    pool, browser_connections = 8, 6
-    assert max(unix for unix, _ in samples) <= pool + 2, (baseline, samples)
-    assert max(descriptors for _, descriptors in samples) <= baseline[1] - baseline[0] + pool + 2 + browser_connections, (baseline, samples)
+    # The open page's stream, the one being let go of, and the reads' pool: AsyncHTTPClient keeps up to 8 idle, and a
+    # page's load asks up to 10 things at once, so a sample taken as one settles may find a few more open (the CI saw
+    # 11). What must not happen is growth with the 1,000 pages left behind (before the fix: one more for each, and
+    # 503 from the 9th). The descriptors add the browser's own connections to the bridge (Chromium keeps up to 6).
+    pool, page_reads, browser_connections = 8, 10, 6
+    assert max(unix for unix, _ in samples) <= pool + page_reads, (baseline, samples)
+    assert max(descriptors for _, descriptors in samples) <= baseline[1] - baseline[0] + pool + page_reads + browser_connections, (baseline, samples)
