@@ -53,10 +53,8 @@ extension SessionHistory.Change {
 extension RecordedExchange {
     var heldBytes: Int {
         var bytes = 2 * overhead + request.url.utf8.count + request.body.count
-        bytes += request.head.headerFields.reduce(0) { $0 + 16 + $1.name.rawName.utf8.count + $1.value.utf8.count }
-        if case .success(let response) = result {
-            bytes += response.body.count + response.head.headerFields.reduce(0) { $0 + 16 + $1.name.rawName.utf8.count + $1.value.utf8.count }
-        }
+        bytes += request.head.headerFields.heldBytes
+        if case .success(let response) = result { bytes += response.body.count + response.head.headerFields.heldBytes }
         bytes += stream?.items.reduce(0) { $0 + 32 + $1.bytes.count } ?? 0
         bytes += conversation?.messages.reduce(0) { total, message in
             switch message.message {
@@ -82,4 +80,8 @@ extension SessionEvent {
             }
         }()
     }
+}
+
+extension HTTPFields {
+    var heldBytes: Int { reduce(0) { $0 + 16 + $1.name.rawName.utf8.count + $1.value.utf8.count } }
 }
