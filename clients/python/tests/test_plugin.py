@@ -195,6 +195,36 @@ def test_after_3(scenario):
     assert output.count("Traceback") == 0 and "httpcore" not in output, output
 
 
+def test_a_daemon_that_stops_answering_before_it_dies_fails_one_test_in_one_line_then_stops_the_run(
+        pytester, inner_environment, monkeypatch):
+    """A killed daemon resets connections for a moment before it can be reaped: the first CI run that hit that
+    window printed httpx's whole traceback and let the next test run. Here the daemon is frozen, then killed a
+    second later, so the window is certain."""
+    monkeypatch.setenv("SCENARIOD_TIMEOUT", "0.5")
+    pytester.makepyfile(test_inner=KILL_DAEMON.replace("signal.SIGKILL)", "signal.SIGSTOP); kill_later(int(pid))") + """
+import threading
+
+def kill_later(pid):
+    threading.Timer(1.0, os.kill, (pid, signal.SIGKILL)).start()
+
+def test_freezes_the_daemon(scenariod_socket):
+    kill_daemon(scenariod_socket)
+
+def test_after_1(scenario):
+    scenario("offline-demo")
+
+def test_after_2(scenario):
+    scenario("offline-demo")
+""")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    output = result.stdout.str()
+    assert "scenariod was killed by SIGKILL during the run" in output, output
+    result.stdout.fnmatch_lines(["test_inner.py::test_after_1: POST /v1/sessions: scenariod on * did not answer (ReadTimeout*"])
+    assert "test_after_2" not in output.split("short test summary")[-1], output
+    assert output.count("Traceback") == 0 and "httpcore" not in output and "httpx" not in output, output
+
+
 def test_long_parametrized_test_names_keep_their_ends_apart(pytester, inner_environment, tmp_path):
     """Ids were cut to their first 32 characters, so parametrized tests differed only in a hash."""
     out = tmp_path / "ids"

@@ -73,7 +73,7 @@ class DaemonProcess:
                 self.stop()
                 self.remove()
                 raise RuntimeError(message)
-            if os.path.exists(self.socket_path) and self._answers():
+            if os.path.exists(self.socket_path) and self.answers():
                 return self
             if time.monotonic() > deadline:
                 message = f"scenariod ({self.binary}) did not answer on {self.socket_path} within {timeout:g} s:\n{self.log_tail()}"
@@ -82,7 +82,18 @@ class DaemonProcess:
                 raise RuntimeError(message)
             time.sleep(0.005)
 
-    def _answers(self) -> bool:
+    def running_after(self, seconds: float) -> bool:
+        """Whether the daemon is still running `seconds` from now (returns as soon as it exits)."""
+        if self.process is None:
+            return False
+        try:
+            self.process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return True
+        return False
+
+    def answers(self) -> bool:
+        """Whether the daemon answers a health check now."""
         try:
             with ScenariodClient(self.socket_path, timeout=5) as client:
                 client.health()

@@ -44,7 +44,8 @@ class DaemonEndpoint:
         """Why the run's daemon can no longer serve tests, or None while it can: the daemon this process started
         has exited (with how and the end of its log), or the socket it was given no longer answers."""
         if self.daemon is not None:
-            if self.daemon.running():
+            # A killed daemon stops answering before it can be reaped: give one that does not answer a moment to exit.
+            if self.daemon.running() and (self.daemon.answers() or self.daemon.running_after(5.0)):
                 return None
             self.daemon.stop()
             return (f"{self.daemon.ending() or 'scenariod exited'} (pid {self.daemon.process.pid if self.daemon.process else '?'}); "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-from typing import Any, Iterator, Mapping, Optional, Sequence
+from typing import Any, Generator, Iterator, Mapping, Optional, Sequence
 
 import pytest
 
@@ -169,11 +169,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
-    """Notes a test that failed because no daemon answered, so the next test first asks whether it is gone."""
-    yield
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """Notes a test that failed because no daemon answered, so the next test first asks whether it is gone, and
+    reports it in one line: the transport library's traceback says nothing the message does not."""
+    outcome = yield
     if call.excinfo is not None and call.excinfo.errisinstance(ScenariodUnreachable):
         item.config.stash[_UNREACHABLE] = True
+        outcome.get_result().longrepr = f"{item.nodeid}: {call.excinfo.value}"
 
 
 @pytest.fixture(scope="session")
