@@ -122,8 +122,14 @@ public struct ModelEscapeBody: Codable, Sendable, Hashable {
 public struct ClockBody: Codable, Sendable, Hashable {
     /// The time on the session's clock.
     public var now: Date
-    /// The clock reading `now`.
-    public init(now: Date) { self.now = now }
+    /// The earliest instant something sleeps until on the clock (a Model's timer, a delayed answer); absent when
+    /// nothing does. Moving the clock there, and on from there, shows every state the Model passes through.
+    public var nextWake: Date?
+    /// The clock reading `now`, with its next wake.
+    public init(now: Date, nextWake: Date? = nil) {
+        self.now = now
+        self.nextWake = nextWake
+    }
 }
 
 /// `POST /v1/sessions/{id}/clock/advance`.

@@ -26,7 +26,8 @@ extension ControlRoutes {
 
     func addClockRoutes(to router: EndpointRouter) {
         router.get("/v1/sessions/:session/clock") { _, context in
-            JSONResponse.make(ClockBody(now: try await session(context).now()))
+            let session = try await session(context)
+            return JSONResponse.make(ClockBody(now: try await session.now(), nextWake: try await session.nextWake()))
         }
         router.post("/v1/sessions/:session/clock/advance") { request, context in
             let body = try await JSONBody.decode(AdvanceClockRequest.self, from: request, fields: ["by", "play"], required: ["by"])
@@ -34,12 +35,14 @@ extension ControlRoutes {
                 throw APIError(.badRequest, "invalidDuration", "'\(body.by)' is not a duration; write a number and a unit such as 250ms, 2s, 15m or 1h30m (at most 4 parts of up to 6 digits).")
             }
             let session = try await session(context)
-            return JSONResponse.make(ClockBody(now: try await session.advanceClock(by: duration, play: body.play ?? false)))
+            let now = try await session.advanceClock(by: duration, play: body.play ?? false)
+            return JSONResponse.make(ClockBody(now: now, nextWake: try await session.nextWake()))
         }
         router.put("/v1/sessions/:session/clock") { request, context in
             let body = try await JSONBody.decode(SetClockRequest.self, from: request, fields: ["now"], required: ["now"])
             let session = try await session(context)
-            return JSONResponse.make(ClockBody(now: try await session.setClock(to: body.now)))
+            let now = try await session.setClock(to: body.now)
+            return JSONResponse.make(ClockBody(now: now, nextWake: try await session.nextWake()))
         }
     }
 

@@ -40,6 +40,9 @@ public actor VirtualClock: ClockService {
     private let wakes = Atomic<Int>(0)
     private let realStart = ContinuousClock.now
     private var sleepers: [Sleeper] = []
+    /// The earliest sleeper's deadline, behind a lock so that a client reads it without a hop onto the session's
+    /// executor, as it reads the time.
+    private let earliestDeadline = Mutex<Date?>(nil)
     private var nextSleeperID = 0
     /// What the clock's lock guards. A struct, not a tuple: a closure in a tuple inside the generic `Mutex` is
     /// re-wrapped in reabstraction thunks at every `withLock`, and a chain of a million thunks overflows the stack
@@ -116,6 +119,7 @@ public actor VirtualClock: ClockService {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 sleepers.append(Sleeper(id: id, deadline: deadline, endsWithSession: endingWithSession, continuation: continuation))
+                earliestDeadline.withLock { $0 = min($0 ?? deadline, deadline) }
                 sleepersChanged()
             }
         } onCancel: {
@@ -130,6 +134,11 @@ public actor VirtualClock: ClockService {
     /// How many sleepers the clock has woken since it was made: a move that leaves it as it was woke nothing, so
     /// the session's work did not run.
     public nonisolated var wakeCount: Int { wakes.load(ordering: .acquiring) }
+
+    /// The earliest instant a sleeper waits for (a Model's timer, a fake server's delay), or nil when none sleeps:
+    /// where a move forward first wakes something, so a client that stops there sees every state the Model passes
+    /// through.
+    public nonisolated var nextWake: Date? { earliestDeadline.withLock { $0 } }
 
     /// The number of tasks asleep on this clock.
     public var sleeperCount: Int { sleepers.count }
@@ -165,6 +174,7 @@ public actor VirtualClock: ClockService {
             sleeper.continuation.resume(throwing: CancellationError())
         }
         sleepers = []
+        earliestDeadline.withLock { $0 = nil }
     }
 
     /// Starts `operation` as the session's work (``spawn(_:)``) and returns once the session has settled, running
@@ -249,7 +259,7 @@ public actor VirtualClock: ClockService {
         }
         shift(to: max(now(), sleepers[next].deadline))
         wakes.add(1, ordering: .releasing)
-        sleepers.remove(at: next).continuation.resume()
+        removeSleeper(at: next).continuation.resume()
         return .woke
     }
 
@@ -271,8 +281,17 @@ public actor VirtualClock: ClockService {
     private func cancelSleeper(_ id: Int) {
         cancelledSleepers.withLock { _ = $0.remove(id) }
         guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return }
-        sleepers.remove(at: index).continuation.resume(throwing: CancellationError())
+        removeSleeper(at: index).continuation.resume(throwing: CancellationError())
         sleepersChanged()
+    }
+
+    /// Removes a sleeper, finding the earliest deadline again only when it was the earliest's (a wake's usually is).
+    private func removeSleeper(at index: Int) -> Sleeper {
+        let sleeper = sleepers.remove(at: index)
+        if sleeper.deadline == earliestDeadline.withLock({ $0 }) {
+            earliestDeadline.withLock { $0 = sleepers.lazy.map(\.deadline).min() }
+        }
+        return sleeper
     }
 
     private nonisolated func taskFinished(_ id: Int) {

@@ -112,6 +112,11 @@ public struct ScenarioClient: Sendable {
     public func clock(session: String = defaultSession) async throws -> Date {
         try await (get(sessionPath(session, "/clock")) as ClockBody).now
     }
+    /// The earliest instant something sleeps until on the session's clock (a Model's timer, a delayed answer), or
+    /// nil when nothing does: moving the clock there, and on from there, shows every state the Model passes through.
+    public func nextWake(session: String = defaultSession) async throws -> Date? {
+        try await (get(sessionPath(session, "/clock")) as ClockBody).nextWake
+    }
     /// Advances by a duration such as `15m` or `2s` and returns the new time; `play` keeps a run of such moves as one
     /// step of the history (as the dashboard's *Play* does).
     public func advanceClock(by duration: String, play: Bool = false, session: String = defaultSession) async throws -> Date {

@@ -31,6 +31,8 @@ struct ClientWalkSession: WalkSession {
         try await client.advanceClock(by: DurationText.format(duration), session: id)
     }
 
+    func nextWake() async throws -> Date? { try await client.nextWake(session: id) }
+
     func setNetworkConditions(_ conditions: NetworkConditionsBody) async throws {
         _ = try await client.setNetworkConditions(conditions, session: id)
     }

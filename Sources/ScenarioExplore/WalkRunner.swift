@@ -124,12 +124,18 @@ struct WalkRunner: Sendable {
                                        + (first.map { ", first \($0)" } ?? ""))
         }
 
-        /// Moves the clock by `duration`, stopping at each pending deadline on the way to decide it there.
+        /// Moves the clock by `duration`. While an `eventually` is pending it stops wherever something wakes, so the
+        /// condition is tried in every state the Model passes through (a refresh that starts a second after the
+        /// one asked for has ended must not hide that end), and at each deadline, to decide it there.
         func move(by duration: Duration, number: Int) async throws -> PropertyFailure? {
             var remaining = duration
-            while let due = obligations.min(by: { $0.deadline < $1.deadline }) {
-                let gap = Self.milliseconds(from: now, to: due.deadline)
-                guard gap <= remaining else { break }
+            while remaining > .zero, let deadline = obligations.map(\.deadline).min() {
+                // The next stop: the end of the move, the deadline or a wake, whichever comes first.
+                var gap = min(remaining, Self.milliseconds(from: now, to: deadline))
+                if let wake = try await session.nextWake(), wake > now {
+                    // To the millisecond the clock's API takes, rounded up so that the move reaches the wake.
+                    gap = min(gap, .milliseconds(Int64((wake.timeIntervalSince(now) * 1000).rounded(.up))))
+                }
                 if gap > .zero {
                     now = try await session.advanceClock(by: gap)
                     remaining -= gap

@@ -30,6 +30,8 @@ public protocol WalkSession: Sendable {
     func perform(_ action: String, arguments: JSONValue) async throws -> JSONValue
     /// Moves the clock and returns the new time.
     func advanceClock(by duration: Duration) async throws -> Date
+    /// The earliest instant something sleeps until on the clock, or nil when nothing does.
+    func nextWake() async throws -> Date?
     /// Switches the network into `conditions`.
     func setNetworkConditions(_ conditions: NetworkConditionsBody) async throws
     /// Replaces route `name` with `json`, a route as a scenario file writes it.

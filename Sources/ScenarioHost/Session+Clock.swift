@@ -13,6 +13,12 @@ extension Session {
         try live().clock.now()
     }
 
+    /// The earliest instant something sleeps until on the session's clock (a Model's timer, a delayed answer), or
+    /// nil when nothing does.
+    public func nextWake() throws(HostError) -> Date? {
+        try live().clock.nextWake
+    }
+
     /// Moves the clock forward, letting the Model do what falls due, and returns the new time.
     /// - Parameter play: The move continues a play (the dashboard's *Play*): the history keeps a play's moves made
     ///   one after another as one step.

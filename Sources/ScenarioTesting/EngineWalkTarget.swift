@@ -62,6 +62,10 @@ struct EngineWalkSession: WalkSession {
         try await refusing { () throws(HostError) in try await session.advanceClock(by: duration) }
     }
 
+    func nextWake() async throws -> Date? {
+        try await refusing { () throws(HostError) in try await session.nextWake() }
+    }
+
     func setNetworkConditions(_ body: NetworkConditionsBody) async throws {
         let conditions: NetworkConditions
         do { conditions = try NetworkConditions(body) } catch let error as APIError {

@@ -198,6 +198,30 @@ import Testing
         }
     }
 
+    /// `eventually` holds when its condition holds at any instant of its window: the walk stops wherever the Model
+    /// wakes. Found by explore's seed 976 on offline-demo: a reload slowed by 2s ended at 10:00:03, the periodic
+    /// refresh started at 10:00:06, and the deadline alone (10:00:06) saw only the second refresh loading.
+    @Test func anEventuallyHoldsWhenItsConditionHoldsAtAnyInstantOfItsWindow() async throws {
+        let daemon = try ScenarioDaemon.inProcess(models: [FeedReader.self])
+        func walk(delay: String, steps: String) throws -> WalkFile {
+            try JSONDecoder().decode(WalkFile.self, from: Data("""
+                {"scenario": "offline-demo", "seed": 976, "walk": 3, "steps": [
+                  {"advanceClock": "1s"}, {"network": {"delay": "\(delay)"}}, \(steps) {"action": {"name": "reload"}}
+                ]}
+                """.utf8))
+        }
+        for target: any WalkTarget in [daemon.client, daemon.walkTarget] {
+            let explorer = Explorer(client: daemon.client, target: target, scenario: "offline-demo")
+            let held = try await explorer.play(try walk(delay: "2s", steps: #"{"advanceClock": "1h"},"#))
+            #expect(held.failure == nil, "\(String(describing: held.failure))")
+            // A reload slower than the window is still an alarm, at the deadline.
+            let missed = try await explorer.play(try walk(delay: "6s", steps: ""))
+            #expect(missed.failure?.property == "/isLoading == false" && missed.failure?.step == 3
+                        && missed.failure?.detail == "not true within 5s of step 3; /isLoading is true",
+                    "\(String(describing: missed.failure))")
+        }
+    }
+
     /// A properties file given instead of the scenario's, whose conditions read the store and the journal, and whose
     /// argument examples are what the walks draw: the alarm that rings writes both.
     @Test(arguments: ["$store/rang == \"wake\"", "$journal/0/method == \"POST\""])

@@ -42,6 +42,22 @@ actor Recorder<Value: Sendable> {
         #expect(await clock.sleeperCount == 1)
     }
 
+    @Test func theNextWakeIsTheEarliestSleepersDeadlineAndNoneWhenNothingSleeps() async throws {
+        let clock = VirtualClock(start: start, mode: .frozen)
+        #expect(clock.nextWake == nil)
+        let sleepers = (0..<5_000).map { index in
+            clock.spawn { try? await clock.sleep(for: .milliseconds(1000 + index % 7 * 250)) }
+        }
+        await clock.settle()
+        #expect(clock.nextWake == start.addingTimeInterval(1))
+        await clock.advance(by: .milliseconds(1100))
+        #expect(clock.nextWake == start.addingTimeInterval(1.25))
+        // A cancelled sleeper is no wake.
+        for task in sleepers { task.cancel() }
+        for task in sleepers { await task.value }
+        #expect(clock.nextWake == nil)
+    }
+
     @Test func aWokenTaskThatSleepsAgainIsWokenAgainWithinTheSameAdvance() async throws {
         let clock = VirtualClock(start: start, mode: .frozen)
         let ticks = Recorder<TimeInterval>()

@@ -51,10 +51,13 @@ def test_instants_keep_their_fraction_of_a_second_everywhere(daemon_with):
     assert ctl(daemon, "clock", "advance", "750ms")[1].strip() == "2026-11-01T09:00:00.750Z"
     status, out, _ = ctl(daemon, "clock", "advance", "750ms", "--json")
     assert status == 0 and json.loads(out) == {"now": "2026-11-01T09:00:01.500Z"}
-    assert daemon.call("GET", "/v1/sessions/default/clock", expect=200).json() == {"now": "2026-11-01T09:00:01.500Z"}
+    # The API's answer names the next wake: the feed's refresh, every 15 minutes from the last.
+    assert daemon.call("GET", "/v1/sessions/default/clock", expect=200).json() == {
+        "now": "2026-11-01T09:00:01.500Z", "nextWake": "2026-11-01T09:15:00Z"}
 
     assert daemon.call("PUT", "/v1/sessions/default/clock", expect=200,
-                       json={"now": "2026-11-01T10:00:00.250Z"}).json() == {"now": "2026-11-01T10:00:00.250Z"}
+                       json={"now": "2026-11-01T10:00:00.250Z"}).json() == {
+        "now": "2026-11-01T10:00:00.250Z", "nextWake": "2026-11-01T10:15:00Z"}
     assert ctl(daemon, "clock")[1].strip() == "2026-11-01T10:00:00.250Z"
     # A request made now: its journal entry, its event and the state's lastRefresh keep the fraction too.
     daemon.act("default", "reload")
@@ -63,7 +66,7 @@ def test_instants_keep_their_fraction_of_a_second_everywhere(daemon_with):
     assert "2026-11-01T10:00:00.250Z" in ctl(daemon, "requests")[1]
     # Whole seconds print as before: no fraction where the input had none.
     assert daemon.call("PUT", "/v1/sessions/default/clock", expect=200,
-                       json={"now": "2026-11-01T11:00:00Z"}).json() == {"now": "2026-11-01T11:00:00Z"}
+                       json={"now": "2026-11-01T11:00:00Z"}).json()["now"] == "2026-11-01T11:00:00Z"
 
 
 def test_a_scenario_serving_its_last_good_version_is_shown_and_counted_apart(daemon_with):
@@ -263,7 +266,7 @@ def test_instance_goes_before_or_after_the_verb(daemon_with):
         moved = subprocess.run([SCENARIOCTL, "clock", "advance", "30s", "--session", "s1", "--instance", instance],
                                capture_output=True, text=True, timeout=30)
         assert moved.returncode == 0, moved.stderr
-        assert daemon.call("GET", "/v1/sessions/s1/clock", expect=200).json() == {"now": "2026-11-01T09:02:00Z"}
+        assert daemon.call("GET", "/v1/sessions/s1/clock", expect=200).json()["now"] == "2026-11-01T09:02:00Z"
     finally:
         link.unlink()
         if created:
