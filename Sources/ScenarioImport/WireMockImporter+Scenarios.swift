@@ -137,15 +137,21 @@ extension WireMockImporter {
         guard !writes.isEmpty else {
             return .failure(Refusal(reason: "no mapping changes the state, yet the mappings answer in states other than \(started)"))
         }
-        // The writes, in the order of the states they move through.
+        // The writes, in the order of the states they move through. A lone write that matches in any state moves
+        // Started to its state and keeps it there, as a route answering after: it does.
         var states = [started]
         var ordered: [(Int, Mapping)] = []
-        while let write = writes.first(where: { $0.1.requiredState == states.last! }) {
-            guard let next = write.1.newState, !states.contains(next) else {
-                return .failure(Refusal(reason: "a write returns to an earlier state, and after: cannot undo a write"))
-            }
-            ordered.append(write)
+        if writes.count == 1, writes[0].1.requiredState == nil, let next = writes[0].1.newState, next != started {
+            ordered = writes
             states.append(next)
+        } else {
+            while let write = writes.first(where: { $0.1.requiredState == states.last! }) {
+                guard let next = write.1.newState, !states.contains(next) else {
+                    return .failure(Refusal(reason: "a write returns to an earlier state, and after: cannot undo a write"))
+                }
+                ordered.append(write)
+                states.append(next)
+            }
         }
         guard ordered.count == writes.count else {
             let stray = writes.first { write in !ordered.contains { $0.1.id == write.1.id } }!.1
@@ -156,7 +162,7 @@ extension WireMockImporter {
             return .failure(Refusal(reason: "one request both changes the state and answers by it, in different mappings"))
         }
         var drafts = ordered.map { write in
-            RouteDraft(mappings: [write.1], answers: [(write.1.response!, nil)], position: write.0, isWrite: true)
+            RouteDraft(mappings: [write.1], answers: [(write.1.response!, nil)], position: write.0, isWrite: write.1.requiredState != nil)
         }
         var groups: [[(Int, Mapping)]] = []
         for read in reads {

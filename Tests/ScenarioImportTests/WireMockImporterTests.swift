@@ -271,6 +271,41 @@ final class WireMockImporterTests: XCTestCase {
         XCTAssertTrue(scenario.untranslated[0].reason.contains("state 'gone' is set but no mapping answers in it"), scenario.untranslated[0].reason)
     }
 
+    /// A write WireMock matches in any state that sets a new one (no requiredScenarioState) is exactly after:: the
+    /// read answers its Started mapping until the write has answered, then the other, for good.
+    func testAWriteInAnyStateIsAnsweredAfter() throws {
+        let root = try temporaryRoot(mappings: ["cart.json": """
+            {"mappings": [
+              {"scenarioName": "Cart", "requiredScenarioState": "Started",
+               "request": {"method": "GET", "urlPath": "/cart"}, "response": {"jsonBody": {"items": []}}},
+              {"name": "Add to cart", "scenarioName": "Cart", "newScenarioState": "Filled",
+               "request": {"method": "POST", "urlPath": "/cart"}, "response": {"status": 201}},
+              {"scenarioName": "Cart", "requiredScenarioState": "Filled",
+               "request": {"method": "GET", "urlPath": "/cart"}, "response": {"jsonBody": {"items": ["tea"]}}}
+            ]}
+            """])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let scenario = try WireMockImporter.importScenario(fromDirectory: root, options: options)
+        XCTAssertEqual(scenario.untranslated, [])
+        XCTAssertEqual(scenario.routeCount, 2)
+        assertContains(String(decoding: try XCTUnwrap(scenario.files["scenario.yaml"]), as: UTF8.self), """
+            responses:
+            - body:
+                items: []
+            - after: add-to-cart
+              body:
+                items:
+                - tea
+          - name: add-to-cart
+            request:
+              method: POST
+              url: http://localhost:8080/cart
+            response:
+              status: 201
+
+        """)
+    }
+
     // MARK: Bad input
 
     /// A matcher WireMock does not have is refused at its pointer, naming the ones it has.
