@@ -173,20 +173,31 @@ struct OpenAPITranslation {
 
     // MARK: URLs and names
 
-    /// The base URL: the user's, else the document's first server when it is absolute (its variables at their
-    /// defaults), else the default origin; a relative server URL is joined to the user's origin or the default.
+    /// The base URL: the user's (joined with the path of the document's first server when that one is relative,
+    /// `/v2`), else the document's first absolute server, else its first relative one on the default origin. A
+    /// server's variables are at their defaults.
     static func baseURL(of document: OpenAPI.Document, given: String?) -> String {
-        let origin = trimmingSlash(given ?? ImportOptions.defaultBaseURL)
-        guard let server = document.servers.first else { return origin }
-        var url = server.urlTemplate.rawValue
-        for (name, variable) in server.variables { url = url.replacingOccurrences(of: "{\(name)}", with: variable.default) }
-        if let components = URLComponents(string: url), components.scheme != nil, components.host != nil {
-            return given.map(trimmingSlash) ?? trimmingSlash(url)
+        let servers = document.servers.map { server in
+            server.variables.reduce(server.urlTemplate.rawValue) { url, variable in
+                url.replacingOccurrences(of: "{\(variable.key)}", with: variable.value.default)
+            }
         }
-        var relative = url
-        while relative.hasPrefix("./") { relative.removeFirst(2) }
-        if !relative.isEmpty, !relative.hasPrefix("/") { relative = "/" + relative }
-        return trimmingSlash(origin + relative)
+        func isAbsolute(_ url: String) -> Bool {
+            guard let components = URLComponents(string: url) else { return false }
+            return components.scheme != nil && components.host != nil
+        }
+        func joined(_ origin: String, _ relative: String) -> String {
+            var path = relative
+            while path.hasPrefix("./") { path.removeFirst(2) }
+            if !path.isEmpty, !path.hasPrefix("/") { path = "/" + path }
+            return trimmingSlash(trimmingSlash(origin) + path)
+        }
+        if let given {
+            guard let first = servers.first, !isAbsolute(first) else { return trimmingSlash(given) }
+            return joined(given, first)
+        }
+        if let absolute = servers.first(where: isAbsolute) { return trimmingSlash(absolute) }
+        return joined(ImportOptions.defaultBaseURL, servers.first ?? "")
     }
 
     private static func trimmingSlash(_ url: String) -> String {

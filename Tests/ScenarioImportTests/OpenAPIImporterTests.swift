@@ -185,6 +185,32 @@ final class OpenAPIImporterTests: XCTestCase {
         XCTAssertNotEqual(first.files["scenario.yaml"], other.files["scenario.yaml"])
     }
 
+    /// The first absolute server is the base, though a relative one comes first; `--base-url` takes that relative
+    /// path; with no absolute server, the relative one is on the default origin.
+    func testTheBaseURLIsTheFirstAbsoluteServerOrTheGivenOneWithTheRelativePath() throws {
+        func base(_ servers: String, given: String? = nil) throws -> String? {
+            let document = """
+                openapi: 3.1.0
+                info: {title: t, version: "1"}
+                servers: \(servers)
+                paths:
+                  /pets:
+                    get:
+                      responses:
+                        "200": {description: ok}
+                """
+            let options = ImportOptions(scenario: "x", model: "FeedReader", baseURL: given)
+            let text = yaml(try OpenAPIImporter.importScenario(from: Data(document.utf8), file: "api.yaml", options: options))
+            return text.firstMatch(of: /url: (\S+)\/pets/).map { String($0.1) }
+        }
+        XCTAssertEqual(try base("[{url: /v2}, {url: 'https://api.example/v2/'}]"), "https://api.example/v2")
+        XCTAssertEqual(try base("[{url: /v2}, {url: 'https://api.example/v2'}]", given: "https://staging.example/"), "https://staging.example/v2")
+        XCTAssertEqual(try base("[{url: 'https://api.example/v2'}, {url: /v2}]", given: "https://staging.example"), "https://staging.example")
+        XCTAssertEqual(try base("[{url: v3}]"), "http://localhost:8080/v3")
+        XCTAssertEqual(try base("[{url: '{scheme}://{host}/api', variables: {scheme: {default: https}, host: {default: pets.example}}}]"), "https://pets.example/api")
+        XCTAssertEqual(try base("[]"), "http://localhost:8080")
+    }
+
     /// A response without content is a status; `default` alone answers 200; a CSV body without an example is
     /// listed; a relative server URL is joined to the given origin.
     func testDefaultsStatusesAndBaseURL() throws {
