@@ -98,6 +98,9 @@ extension OpenAPITranslation {
         var generator = SchemaExampleGenerator(components: document.components, seed: options.seed, salt: salt)
         let value = generator.value(for: schema)
         if generator.drewRandom { generatedAny = true }
+        for pattern in generator.patternsNotFollowed {
+            leaveOut(path + ["schema"], "a generated string does not follow the pattern \(pattern), which the import cannot draw text from (look-arounds, back-references, Unicode classes); give that schema an example.")
+        }
         return .json(value)
     }
 

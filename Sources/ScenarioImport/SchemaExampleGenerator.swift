@@ -22,6 +22,8 @@ struct SchemaExampleGenerator {
     private let random: SeededRandom
     /// Whether a value was drawn, so the scenario records its seed; a body made of examples needs none.
     private(set) var drewRandom = false
+    /// The `pattern`s a generated string could not follow, each once, in the order met.
+    private(set) var patternsNotFollowed: [String] = []
 
     /// A generator for one body, seeded from `seed` and `salt` (the route's name).
     init(components: OpenAPI.Components, seed: UInt64, salt: String) {
@@ -144,7 +146,14 @@ struct SchemaExampleGenerator {
         case "byte": return Data("\(name ?? "bytes")-\(number)".utf8).base64EncodedString()
         default: text = "\(name ?? "text")-\(number)"
         }
-        // A `pattern` is not followed (generating from a regular expression is a project of its own); lengths are.
+        let fits = { (text: String) in text.count >= context.minLength && text.count <= context.maxLength ?? .max }
+        if let pattern = context.pattern {
+            // A few draws: a pattern's repeats may give text outside the lengths the schema also asks for.
+            for _ in 0..<8 {
+                if let drawn = PatternText.text(matching: pattern, draw: { draw(in: $0) }), fits(drawn) { return drawn }
+            }
+            if !patternsNotFollowed.contains(pattern) { patternsNotFollowed.append(pattern) }
+        }
         if text.count < context.minLength { text += String(repeating: "x", count: context.minLength - text.count) }
         if let maxLength = context.maxLength, text.count > maxLength { text = String(text.prefix(maxLength)) }
         return text

@@ -3,6 +3,7 @@ import ScenarioFormat
 import ScenarioImport
 import Services
 import XCTest
+import Yams
 
 final class OpenAPIImporterTests: XCTestCase {
     /// The documents beside this file, read from the source tree (the test target excludes the directory).
@@ -183,6 +184,53 @@ final class OpenAPIImporterTests: XCTestCase {
         XCTAssertEqual(Set(first.files.keys), Set(other.files.keys))
         XCTAssertNotEqual(first.files["fixtures/get-items-200.json"], other.files["fixtures/get-items-200.json"])
         XCTAssertNotEqual(first.files["scenario.yaml"], other.files["scenario.yaml"])
+    }
+
+    /// A generated string follows its schema's `pattern` (and lengths) under every seed; a pattern the import
+    /// cannot draw from is listed at its schema, never silently broken. Four of ten generated bodies broke theirs.
+    func testGeneratedStringsFollowTheirPatterns() throws {
+        let patterns = [
+            #"^[A-Z]{3}-\d{4}$"#, #"^[a-z0-9-]+$"#, #"^(EUR|USD|GBP)$"#, #"^\+?[1-9]\d{1,14}$"#, #"^[^@\s]+@[^@\s]+\.[a-z]{2,}$"#,
+            #"^v\d+(\.\d+){2}(-[a-z]+)?$"#, #"^[\w.]{2,8}$"#, #"[0-9a-f]{8}"#, #"^#[0-9A-Fa-f]{6}$"#, #"^(?:ab|c)*d?$"#,
+        ]
+        let properties = patterns.enumerated().map { "p\($0.offset): {type: string, pattern: '\($0.element)', minLength: 1, maxLength: 40}" }
+        let document = """
+            openapi: 3.1.0
+            info: {title: t, version: "1"}
+            paths:
+              /codes:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema:
+                            type: object
+                            properties: {\(properties.joined(separator: ", "))}
+              /odd:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {type: object, properties: {q: {type: string, pattern: '^(?=a)\\w+$'}}}
+            """
+        for seed in UInt64(0)..<100 {
+            let scenario = try OpenAPIImporter.importScenario(from: Data(document.utf8), file: "api.yaml", options: ImportOptions(
+                scenario: "x", model: "FeedReader", seed: seed))
+            let routes = try XCTUnwrap((try Yams.load(yaml: yaml(scenario)) as? [String: Any])?["network"] as? [String: Any])["routes"] as? [[String: Any]]
+            let body = try XCTUnwrap((routes?.first { $0["name"] as? String == "get-codes" }?["response"] as? [String: Any])?["body"] as? [String: String])
+            for (index, pattern) in patterns.enumerated() {
+                let value = try XCTUnwrap(body["p\(index)"])
+                let expression = try NSRegularExpression(pattern: pattern)
+                XCTAssertNotNil(expression.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)), "seed \(seed): '\(value)' against \(pattern)")
+                XCTAssertTrue((1...40).contains(value.count), "seed \(seed): '\(value)' is \(value.count) long")
+            }
+            XCTAssertEqual(scenario.untranslated.map(\.source), ["api.yaml /paths/~1odd/get/responses/200/content/application~1json/schema"])
+            XCTAssertTrue(scenario.untranslated[0].reason.contains("^(?=a)\\w+$"), scenario.untranslated[0].reason)
+        }
     }
 
     /// The first absolute server is the base, though a relative one comes first; `--base-url` takes that relative
