@@ -146,7 +146,7 @@ extension RoutedNetwork {
     func nextChunk(of id: Int) async throws(TransportError) -> OpenStream.Queued? {
         while let stream = streams[id] {
             if Task.isCancelled {
-                await end(id, how: .cancelled)
+                await release(id)
                 throw .cancelled
             }
             let now = await clock.now()
@@ -238,9 +238,14 @@ extension RoutedNetwork {
         for id in streams.keys.sorted() { await end(id, how: .cancelled) }
     }
 
-    /// The Model let go of stream `id` before it ended.
+    /// The Model let go of stream `id`: cancelled, unless its server had ended it by now (a Model that stops reading
+    /// at a reply's last chunk lets go at the instant its script ends), which is then how it ended.
     func release(_ id: Int) async {
-        await end(id, how: .cancelled)
+        if let stream = streams[id], stream.queue.first == nil, let ending = stream.ending, ending.due <= (await clock.now()) {
+            _ = try? await finish(id, ending)
+        } else {
+            await end(id, how: .cancelled)
+        }
     }
 
     /// Breaks every open stream with `error` at its reader's next read (the session went offline).

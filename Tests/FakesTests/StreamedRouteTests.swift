@@ -169,6 +169,23 @@ import Testing
         #expect(last.pending == 2)
     }
 
+    /// A Model that stops at a reply's last chunk (its `done` event) lets go at the instant the script ends: the
+    /// server had closed the stream, and the journal says so (the dashboard read a completed reply as cancelled).
+    @Test func aReaderThatStopsAtTheLastChunkLeavesTheStreamClosedByItsServer() async throws {
+        let fake = network(StreamScript(items: tokens(["a", "b", "done"], every: .seconds(1))))
+        let request = request
+        clock.spawn {
+            guard let stream = try? await fake.stream(request) else { return }
+            do { for try await event in stream.events where event.data == "done" { break } } catch {}
+        }
+        await clock.advance(by: .seconds(3))
+        await clock.settle()
+        #expect(await fake.openStreams().isEmpty)
+        let last = try #require(await journal.values.last?.stream)
+        #expect(last.state == .closed)
+        #expect(last.delivered == 3)
+    }
+
     @Test func aReaderThatNeverReadsHoldsTheStreamBack() async throws {
         let fake = network(StreamScript(items: tokens(Array(repeating: "x", count: 10_000), every: .zero)))
         let request = request
