@@ -127,7 +127,9 @@ def test_the_network_is_switched_from_the_page_and_a_journal_entry_opens(present
     browser.find_element(By.CSS_SELECTOR, f"{row} button.disclose").click()
     details = wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, f'tr[data-details="{entries[-1]["sequence"]}"]'), "the details")[0].text
     assert "GET https://www.cocoawithlove.com/feed.json" in details and "fault timeout" in details, details
-    assert "feed, a route given to this session" in details, details
+    assert "feed, a route given to this session — in place of the scenario's, until a reset" in details, details
+    # Not the scenario's own answers beside the fault this route gave.
+    assert "answers 200" not in details, details
     shoot(browser, "presenter-journal-details")
 
 
@@ -183,8 +185,44 @@ def test_presenter_mode_hides_the_developer_panels_and_follows_the_keyboard(pres
     # Typing in a field is typing, not a command.
     duration.send_keys("n")
     assert now_text(browser) == "2026-11-01T09:00:00Z"
+    # Space on a focused button presses that button: "+1 s" moves the clock a second and Play stays off.
+    plus_one = browser.find_element(By.XPATH, '//button[normalize-space()="+1 s"]')
+    plus_one.send_keys(Keys.SPACE)
+    wait(browser, lambda: now_text(browser) == "2026-11-01T09:00:01Z", "Space on +1 s: a second on")
+    assert browser.find_element(By.ID, "play").text == "Play", browser.find_element(By.ID, "play").text
+    body.click()
+    body.send_keys("r")
+    wait(browser, lambda: now_text(browser) == "2026-11-01T09:00:00Z", "r: reset")
     # The mode survives a reload of the tab, and p leaves it.
     browser.refresh()
     wait(browser, lambda: "presenter" in browser.find_element(By.TAG_NAME, "body").get_attribute("class"), "presenter mode after a reload")
     browser.find_element(By.TAG_NAME, "body").send_keys("p")
     wait(browser, lambda: "presenter" not in browser.find_element(By.TAG_NAME, "body").get_attribute("class"), "presenter mode left")
+
+
+def test_at_420_px_no_table_is_wider_than_its_panel(presenter):
+    """Scenarios and sessions become a card per row on a phone, the journal's columns are set so a URL wraps in its
+    own (between its parts); the scenarios table was 414 px wide in a 388-px panel, its descriptions broken
+    mid-word."""
+    daemon, bridge, browser = presenter
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    daemon.session("first-launch", "narrow")
+    daemon.act("narrow", "reload")
+    overflowing = """
+        return [document.documentElement.scrollWidth > innerWidth ? ["the page", document.documentElement.scrollWidth] : null,
+                ...[...document.querySelectorAll("table")].map((table) =>
+                    table.scrollWidth > table.parentElement.clientWidth ? [table.id, table.scrollWidth, table.parentElement.clientWidth] : null)]
+               .filter(Boolean);"""
+    browser.get(bridge.page())
+    for page, ready in [("#/scenarios", "#scenarios tbody tr"), ("#/sessions", "#sessions tbody tr"), ("#/session/narrow", "#journal tbody tr")]:
+        browser.execute_script("location.hash = arguments[0]", page)  # within the tab: its token stays
+        wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, ready), f"{page} shown")
+        assert browser.execute_script(overflowing) == [], page
+    # A URL breaks after its parts: the feed's path starts a line of its own rather than a cut word.
+    cell = browser.find_elements(By.CSS_SELECTOR, "#journal tbody tr td.wrap")[-1]
+    breaks, offset = browser.execute_script("""
+        const span = arguments[0].querySelector("span"), range = document.createRange();
+        range.selectNodeContents(span.lastChild);
+        return [span.querySelectorAll("wbr").length, Math.round(range.getClientRects()[0].left - span.getBoundingClientRect().left)];""", cell)
+    assert breaks == 3 and offset == 0, (breaks, offset, cell.text)
+    shoot(browser, "narrow-journal-420")

@@ -235,6 +235,11 @@ async function attempt(work, clearsBanner = true) {
 }
 
 /** A DOM element: el("button", {type: "button", onclick: f}, "text", child…). */
+/** `text` (a URL) with a place to break after each `/`, `?`, `&` and `=`: a long one wraps between its parts. */
+function breakable(text) {
+  return text.split(/(?<=[/?&=])/).flatMap((part, index) => index ? [el("wbr"), part] : [part]);
+}
+
 function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
@@ -447,6 +452,8 @@ async function sessionPage(id) {
   function onKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey || connection.down) return;
     if (event.target.closest && event.target.closest("input, textarea, select")) return;
+    // Space on a focused button, link or disclosure presses it, as everywhere else on the web.
+    if (event.key === " " && event.target.closest && event.target.closest("button, a, summary")) return;
     const keys = { n: () => advance(duration.value.trim()), ArrowRight: () => advance(duration.value.trim()), b: rewindOne, ArrowLeft: rewindOne,
       r: reset, p: () => togglePresenter(), " ": () => togglePlay() };
     const work = keys[event.key];
@@ -622,7 +629,7 @@ async function sessionPage(id) {
     const row = el("tr", { "data-sequence": entry.sequence },
       el("td", {}, toggle, " ", entry.sequence),
       el("td", { class: "mono" }, entry.time),
-      el("td", { class: "wrap" }, el("span", { class: "mono" }, `${entry.method} ${entry.url}`), misses),
+      el("td", { class: "wrap" }, el("span", { class: "mono" }, `${entry.method} `, breakable(entry.url)), misses),
       el("td", {}, entry.route || (entry.live ? "live" : entry.service || "no route"), entry.override ? " (override)" : ""),
       el("td", { class: "answer" }, answer, entry.pending ? "" : delay, entry.condition ? ` · ${entry.condition}` : ""));
     const rows = [row, open ? el("tr", { class: "entry-details", "data-details": entry.sequence }, el("td", { colspan: "5" }, entryDetails(entry))) : null].filter(Boolean);
@@ -643,13 +650,15 @@ async function sessionPage(id) {
       : entry.status !== undefined ? `status ${entry.status}` : entry.fault ? `fault ${entry.fault}` : entry.outcome || "no answer";
     return el("div", { class: "details" },
       el("h3", {}, "Request"),
-      el("pre", { class: "mono" }, [`${entry.method} ${entry.url}`, ...entry.headers].join("\n") + (body ? `\n\n${body}` : "")),
+      el("pre", { class: "mono" }, `${entry.method} `, breakable(entry.url), [``, ...entry.headers].join("\n") + (body ? `\n\n${body}` : "")),
       entry.sentBody ? [el("h3", {}, "Body as sent"), el("pre", { class: "mono" }, entry.sentBody)] : null,
       el("h3", {}, "Answer"),
       el("p", {}, got, entry.deliversAt && !entry.pending ? `, delivered at ${entry.deliversAt}` : "", entry.condition ? ` (network: ${entry.condition})` : ""),
       el("h3", {}, "Route"),
       el("p", {}, entry.route ? `${entry.route}${entry.override ? ", a route given to this session" : ""}` : entry.live ? "none: the live network answered" : "none matched",
-        route ? el("span", { class: "muted" }, ` — ${route.method || "any method"} ${route.url || "any URL"}, answers ${route.answers.map(answerSummary).join(", then ") || "live"}`) : ""),
+        // A route given to the session answers in place of the scenario's: the scenario's answers are not what it got.
+        entry.override ? el("span", { class: "muted" }, " — in place of the scenario's, until a reset")
+          : route ? el("span", { class: "muted" }, ` — ${route.method || "any method"} `, breakable(route.url || "any URL"), `, answers ${route.answers.map(answerSummary).join(", then ") || "live"}`) : ""),
       entry.nearMisses && entry.nearMisses.length ? [el("h3", {}, "Why no route matched"), el("ul", { class: "misses" }, entry.nearMisses.map((miss) => el("li", {}, nearMissText(miss))))] : null);
   }
 
