@@ -122,7 +122,9 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     }
 
     /// Runs `operation`, a wait on something outside the session (the live network), counted as work under way:
-    /// the session is not settled until it returns.
+    /// the session is not settled until it returns. It runs outside the session's scope: what the client library
+    /// does is scenariod's machinery, not the Model's (AsyncHTTPClient builds a TLS context on a DispatchQueue, which
+    /// the shipped `live` scenario reported as the Model's escape at every start).
     public func waitingOutside<T, E: Error>(_ operation: () async throws(E) -> T) async throws(E) -> T {
         state.withLock { $0.externalWaits += 1 }
         defer {
@@ -132,7 +134,10 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
             }
             for waiter in waiters { waiter.resume() }
         }
-        return try await operation()
+        let result: Result<T, E> = await SessionScope.$current.withValue(nil) {
+            do throws(E) { return .success(try await operation()) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     /// Calls `start`, which gives the session work (spawns a task of it), and returns once the session is settled,

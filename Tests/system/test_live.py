@@ -456,3 +456,14 @@ network:
         assert [step["kind"] for step in steps] == ["start"], steps
     finally:
         server.close()
+
+
+def test_the_shipped_live_scenario_starts_without_an_escape(daemon_with):
+    """AsyncHTTPClient builds its TLS context on a DispatchQueue from the call that needs it: the live network's
+    machinery, which the shipped `live` scenario reported as its Model's dispatchQueue escape at every start (and
+    `--model-escapes fail` would refuse). The daemon is fresh, so its client has no TLS context yet."""
+    daemon = daemon_with({}, ["--model-escapes", "fail"], no_network=True)
+    session = daemon.session("live", "live-start")
+    until(lambda: daemon.journal(session), "the feed's request")
+    assert daemon.call("GET", f"/v1/sessions/{session}", expect=200).json()["escapes"] == []
+    assert daemon.journal(session)[0]["url"] == "https://www.cocoawithlove.com/feed.json", daemon.journal(session)
