@@ -35,6 +35,16 @@ def test_an_escape_is_named_in_the_banner_and_the_state_stays(tmp_path):
         wait(browser, lambda: "steps: 1" in state_text(browser) or "steps: 2" in state_text(browser), "the step's state")
         escapes = daemon.call("GET", "/v1/sessions/default").json()["escapes"]
         assert [escape["kind"] for escape in escapes] == ["detachedTask"], escapes
+        wait(browser, lambda: browser.find_element(By.ID, "escapes").text, "the escape listed under the title")
+
+        # A page opened after the escape lists it too: the banner only shows what it sees happen.
+        browser.quit()
+        browser = chrome()
+        browser.get(bridge.url)
+        wait(browser, lambda: "steps: " in state_text(browser), "the Model's state")
+        listed = browser.find_element(By.ID, "escapes").text
+        assert "during action 'detach': the Model started a Task.detached" in listed, listed
+        assert banner_text(browser) == ""
     finally:
         if browser:
             browser.quit()

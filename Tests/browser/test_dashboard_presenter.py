@@ -6,6 +6,7 @@ presenter mode hides the developer's panels and is driven from the keyboard. On 
 test fails at its first assertion on an element it adds (#now-local, #network, #gone, #presenter, the disclosure
 button) or, for the highlight, on the count of changed items."""
 import json
+import time
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -226,3 +227,21 @@ def test_at_420_px_no_table_is_wider_than_its_panel(presenter):
         return [span.querySelectorAll("wbr").length, Math.round(range.getClientRects()[0].left - span.getBoundingClientRect().left)];""", cell)
     assert breaks == 3 and offset == 0, (breaks, offset, cell.text)
     shoot(browser, "narrow-journal-420")
+
+
+def test_the_sessions_list_follows_sessions_made_and_deleted_elsewhere(presenter):
+    """A test run or an agent makes and deletes sessions while the list is open: it showed them only on a reload."""
+    daemon, bridge, browser = presenter
+    browser.get(bridge.page())
+    browser.execute_script("location.hash = '#/sessions'")
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '#sessions tr[data-session="default"]'), "the list")
+    daemon.session("first-launch", "made-elsewhere")
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '#sessions tr[data-session="made-elsewhere"]'), "the new session listed")
+    daemon.call("DELETE", "/v1/sessions/made-elsewhere", expect=204)
+    wait(browser, lambda: not browser.find_elements(By.CSS_SELECTOR, '#sessions tr[data-session="made-elsewhere"]'), "the deleted one gone")
+    # Leaving the list stops it: a session made then does not draw the list over the page shown.
+    browser.execute_script("location.hash = '#/scenarios'")
+    wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#scenarios tbody tr"), "the scenarios")
+    daemon.session("first-launch", "made-later")
+    time.sleep(2.5)  # past one poll's period: what must not happen has had its chance
+    assert browser.find_elements(By.CSS_SELECTOR, "#scenarios tbody tr") and not browser.find_elements(By.ID, "sessions")

@@ -335,9 +335,14 @@ function heldTitle(held) {
 }
 
 async function sessionsPage() {
+  leavePage();
+  leavePage = () => {};
   const sessions = await attempt(() => api("GET", "/v1/sessions"));
   if (!sessions) return;
   const reload = () => sessionsPage();
+  // The focused button, to give the focus back when the list is drawn again.
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#sessions tr[data-session] button")
+    ? [document.activeElement.closest("tr").dataset.session, document.activeElement.textContent] : null;
   main.replaceChildren(
     el("h1", {}, "Sessions"),
     el("div", { class: "panel" }, sessions.length === 0 ? el("p", { class: "muted" }, "No open sessions. Start one from a scenario.") :
@@ -356,6 +361,19 @@ async function sessionsPage() {
         ))),
       )),
   );
+  if (focused) {
+    const row = main.querySelector(`#sessions tr[data-session="${CSS.escape(focused[0])}"]`);
+    [...(row ? row.querySelectorAll("button") : [])].find((button) => button.textContent === focused[1])?.focus();
+  }
+  // Sessions made, changed and deleted elsewhere (a test run, an agent, another tab) show up: the list is read
+  // every two seconds while it is shown, and drawn again only when it changed.
+  const shown = JSON.stringify(sessions);
+  let left = false;  // a read under way when the page is left must not draw the list over the next page
+  const timer = setInterval(async () => {
+    const latest = await api("GET", "/v1/sessions").catch(() => null);
+    if (!left && latest && JSON.stringify(latest) !== shown) sessionsPage();
+  }, 2000);
+  leavePage = () => { left = true; clearInterval(timer); };
 }
 
 // MARK: A session
@@ -385,8 +403,16 @@ async function sessionPage(id) {
   function showHeld(info) {
     held.textContent = info.held ? `Holds ${heldText(info.held)}: ${heldTitle(info.held)}.` : "";
   }
+  // Every escape the session has seen, those before the page opened included (the banner shows those it sees).
+  const escapes = el("ul", { class: "misses status-bad", id: "escapes" });
+  function showEscapes(info) {
+    const seen = info.escapes || [];
+    escapes.replaceChildren(...seen.map((escape) => el("li", {}, `The Model escaped its session during ${escape.during || "its run"}: ${escape.detail} (${escape.remedy}).`)));
+    escapes.hidden = seen.length === 0;
+  }
   showHeld(session);
-  const refreshHeld = async () => { const info = await api("GET", base).catch(() => null); if (info) showHeld(info); };
+  showEscapes(session);
+  const refreshHeld = async () => { const info = await api("GET", base).catch(() => null); if (info) { showHeld(info); showEscapes(info); } };
   const now = el("span", { class: "now", id: "now" }, session.now);
   const stateTree = el("ul", { class: "tree", id: "state" });
   const journalBody = el("tbody", {});
@@ -484,6 +510,7 @@ async function sessionPage(id) {
   main.replaceChildren(
     title,
     held,
+    escapes,
     el("div", { class: "row" },
       // What a change did arrives through the event stream, as it does for a change made anywhere else.
       el("button", { type: "button", id: "reset", onclick: reset }, "Reset"),
@@ -868,6 +895,7 @@ async function sessionPage(id) {
       // The remedy is written to follow a colon in the API's messages; here it starts a sentence.
       const remedy = escape.remedy.charAt(0).toUpperCase() + escape.remedy.slice(1);
       showError(new Error(`The Model escaped its session during ${escape.during || "its run"}: ${escape.detail}. ${remedy}.`));
+      refreshHeld();
     },
     historyChanged: async (event) => {
       stepStart = state;
