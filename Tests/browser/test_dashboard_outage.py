@@ -183,3 +183,26 @@ def test_an_idle_page_notices_a_hung_daemon_without_a_click_and_recovers(stack):
     wait(browser, lambda: enabled_outside_history(browser), "the controls back")
     daemon.call("POST", "/v1/sessions/default/clock/advance", expect=200, json={"by": "15m"})
     wait(browser, lambda: now_text(browser) == "2026-11-01T09:15:00Z", "the change made after the recovery")
+
+
+def test_a_bridge_restarted_on_its_port_is_named_with_the_way_back_to_the_session(stack):
+    """`scenarioctl dashboard` stopped and started again on the same port: its new token refuses this tab's. The
+    banner said "The daemon stopped…", then tokenRefused with the controls enabled and every click failing."""
+    daemon, browser, start_bridge = stack
+    first = start_bridge("default")
+    browser.get(first.url)
+    wait(browser, lambda: now_text(browser) == START, "the session page")
+    first.stop()
+    wait(browser, lambda: OUTAGE in outage_banner(browser), "the outage banner", seconds=5)
+    second = Bridge(daemon.socket, first.log.with_name("bridge-again.log"), port=first.port, session="default")
+    try:
+        wait(browser, lambda: "was restarted" in outage_banner(browser), "the restart named", seconds=10)
+        banner = outage_banner(browser)
+        assert "Open the URL it printed, adding &session=default to come back to this session." in banner, banner
+        assert all_disabled(browser), controls(browser)
+        shoot(browser, "outage-bridge-restarted")
+        # The way back works: the new URL with the session opens it.
+        browser.get(second.page("default"))
+        wait(browser, lambda: now_text(browser) == START and banner_hidden(browser), "the session through the new bridge")
+    finally:
+        second.stop()

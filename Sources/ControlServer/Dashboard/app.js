@@ -12,6 +12,8 @@ document.getElementById("banner-close").addEventListener("click", () => { banner
 // cookie would reach every port of 127.0.0.1). It goes out only as an Authorization header. Served straight from
 // the daemon's socket, the page has none and needs none.
 const tokenKey = "scenariod-dashboard-token";
+/** Whether a restarted bridge refused this tab's token: a new one in the address then starts the page afresh. */
+let tokenRefused = false;
 /** Moves a token in the address's fragment into sessionStorage and out of the address; run at load and on every
  * hash change, since opening the printed URL in a tab already on the dashboard changes only the fragment. */
 function takeTokenFromAddress() {
@@ -20,6 +22,8 @@ function takeTokenFromAddress() {
   sessionStorage.setItem(tokenKey, given.get("token"));
   const session = given.get("session");
   history.replaceState(null, "", `${location.pathname}${session ? `#/session/${encodeURIComponent(session)}` : "#/scenarios"}`);
+  // The page stopped everything when the old token was refused; with the new one it starts again, as loaded.
+  if (tokenRefused) location.reload();
 }
 // A document that arrives by a new navigation (not a reload or a step through the tab's history) without the token in
 // its address starts without one: a popup that a page of another port opens starts with a copy of its tab's
@@ -51,7 +55,20 @@ const connection = {
   lost(detail) {
     if (this.down) return;
     this.down = true;
-    bannerText.textContent = `The daemon stopped — reconnecting… ${detail || ""}`.trim();
+    this.say(`The daemon stopped — reconnecting… ${detail || ""}`.trim());
+    const poll = setInterval(async () => {
+      try {
+        // Bounded: a daemon that is stopped (not gone) takes the connection and never answers.
+        const answer = await fetch("/v1/health", { headers: withToken(), signal: AbortSignal.timeout(900) });
+        if (answer.ok) { clearInterval(poll); this.found(); }
+        if (answer.status === 401) { clearInterval(poll); this.refused(); }
+      } catch { /* still away */ }
+    }, 1000);
+  },
+
+  /** Shows `text` in the outage banner and disables every control until `found()`. */
+  say(text) {
+    bannerText.textContent = text;
     banner.classList.add("outage");
     banner.hidden = false;
     for (const control of document.querySelectorAll("#main button, #main input, #main select, #main textarea")) {
@@ -59,19 +76,16 @@ const connection = {
       control.disabled = true;
       control.dataset.outage = "";
     }
-    const poll = setInterval(async () => {
-      try {
-        // Bounded: a daemon that is stopped (not gone) takes the connection and never answers.
-        const answer = await fetch("/v1/health", { headers: withToken(), signal: AbortSignal.timeout(900) });
-        if (answer.ok) { clearInterval(poll); this.found(); }
-        if (answer.status === 401) {
-          // A new bridge answers, with a token of its own: this tab's cannot work again, so say what to do.
-          clearInterval(poll);
-          this.found();
-          showError(new Error("This tab's token is not the bridge's any more (was `scenarioctl dashboard` restarted?): open the URL it printed."));
-        }
-      } catch { /* still away */ }
-    }, 1000);
+  },
+
+  /** A new bridge answers on this address with a token of its own: this tab's cannot work again, so nothing is
+   * sent any more and the banner says how to come back to this page. */
+  refused() {
+    this.down = true;
+    tokenRefused = true;
+    const session = (location.hash.match(/^#\/session\/(.+)$/) || [])[1];
+    this.say("`scenarioctl dashboard` was restarted, and its new URL carries a token of its own: this tab can no longer "
+      + `reach it. Open the URL it printed${session ? `, adding &session=${session} to come back to this session` : ""}.`);
   },
 
   found() {
@@ -108,6 +122,10 @@ async function api(method, path, body) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (response.status === 401 && data && data.code === "tokenRefused") {
+    connection.refused();
+    throw new Outage(data.message);
+  }
   if (response.status === 503 && data && data.code === "daemonUnavailable") {
     connection.lost(`(${data.message})`);
     throw new Outage(data.message);
@@ -164,6 +182,7 @@ function eventStream(path, handlers, gone) {
           await connection.back();
           continue;
         }
+        if (response.status === 401 && data && data.code === "tokenRefused") { connection.refused(); return; }
         gone(Object.assign(new Error(data && data.message ? `${data.message} (${data.code})` : `the event stream answered ${response.status}`),
           { code: data && data.code }));
         return;
