@@ -97,7 +97,7 @@ public struct HeldBytesBody: Codable, Sendable, Hashable {
 /// work sent to a `DispatchQueue`, a service called from a thread or a `DispatchQueue`. The event `modelEscaped`
 /// carries one; a session lists them.
 public struct ModelEscapeBody: Codable, Sendable, Hashable {
-    /// `detachedTask`, `wallClockSleep`, `wallClockRead`, `dispatchQueue` or `untrackedWork`.
+    /// `detachedTask`, `wallClockSleep`, `wallClockRead`, `dispatchQueue`, `untrackedWork` or `unorderedArrival`.
     public var kind: String
     /// What the session saw.
     public var detail: String

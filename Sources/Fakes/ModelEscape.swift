@@ -15,6 +15,9 @@ public struct ModelEscape: Sendable, Hashable, Codable {
         /// A call into the session's services from work the session did not start: a detached task, a thread, a
         /// `DispatchQueue`.
         case untrackedWork
+        /// An answer from outside the session — a live server's, a durable key-value store's — in a session whose
+        /// schedule is seeded: it arrives when it arrives, so the seed cannot fix the run.
+        case unorderedArrival
     }
 
     /// What escaped.
@@ -39,6 +42,7 @@ public struct ModelEscape: Sendable, Hashable, Codable {
         case .wallClockRead: "read the time from services.clock (clock.now()) instead of Date()"
         case .dispatchQueue: "start a Task { … } (with services.clock.sleep for a delay) instead of using a DispatchQueue"
         case .untrackedWork: "do the work in a Task { … } started from perform or run, not in a thread, a DispatchQueue or a detached task"
+        case .unorderedArrival: "where the run must repeat, fake the route (or replay a recording of it) and keep the store in memory, or leave the schedule unseeded"
         }
     }
 }

@@ -29,12 +29,19 @@ extension RoutedNetwork {
             try await delayLive(&exchange)
             guard let network = upstream else { throw .offline }
             let opening = { () async throws(TransportError) -> T in try await open(network) }
-            return (try await scope.executor.waitingOutside(opening), exchange)
+            return (try await waitingForLive(opening), exchange)
         } catch {
             exchange.fault = error.rawValue
             await journal(exchange)
             throw error
         }
+    }
+
+    /// Waits for the live server as work under way (see ``SessionExecutor/waitingOutside(_:)``); a seeded session
+    /// reports what arrives as unordered.
+    func waitingForLive<T: Sendable>(_ operation: sending () async throws(TransportError) -> T) async throws(TransportError) -> T {
+        defer { scope.noteOutsideArrival(from: "a live server") }
+        return try await scope.executor.waitingOutside(operation)
     }
 
     /// The next chunk of live stream `id` from `upstream`, journaled. The wait counts as work under way, so the
@@ -43,7 +50,7 @@ extension RoutedNetwork {
         let chunk: Data?
         do {
             let next = { () async throws(TransportError) -> Data? in try await upstream.next() }
-            chunk = try await scope.executor.waitingOutside(next)
+            chunk = try await waitingForLive(next)
         } catch {
             await endLive(id, how: error == .cancelled ? .cancelled : .dropped, fault: error == .cancelled ? nil : error)
             throw error

@@ -31,7 +31,10 @@ extension RoutedNetwork {
         let message: WebSocketMessage?
         // What the server does — a message, its close, a drop — resumes the Model between steps: once the session
         // has settled again, the clock reports it, so clients see the Model's answer when it happens.
-        defer { (clock as? VirtualClock)?.reportOutsideArrival() }
+        defer {
+            scope.noteOutsideArrival(from: "a live server")
+            (clock as? VirtualClock)?.reportOutsideArrival()
+        }
         do {
             message = try await upstream.receive()
         } catch {
@@ -51,7 +54,7 @@ extension RoutedNetwork {
         // Journaled as it leaves: the server's answer can arrive, and be journaled, before the send returns.
         await noteLive(message, on: id, sent: true)
         let send = { () async throws(TransportError) in try await upstream.send(message) }
-        try await scope.executor.waitingOutside(send)
+        try await waitingForLive(send)
     }
 
     /// The Model closed live socket `id` with `frame`.

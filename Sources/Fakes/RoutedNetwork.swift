@@ -261,7 +261,7 @@ public actor RoutedNetwork: NetworkService {
             do {
                 // Counted as work under way: the session is not settled while a live answer is awaited.
                 let send = { () async throws(TransportError) -> NetworkResponse in try await upstream.send(request) }
-                result = .success(try await scope.executor.waitingOutside(send))
+                result = .success(try await waitingForLive(send))
             } catch { result = .failure(error) }
         } else {
             result = .failure(.offline)

@@ -36,6 +36,13 @@ public final class SessionScope: Sendable {
         }
     }
 
+    /// Records that an answer from outside the session (`source`) arrived, when the session's schedule is seeded:
+    /// the seed orders what the session runs, not when a live server or a database file answers.
+    public func noteOutsideArrival(from source: String) {
+        guard executor.order.seed != nil else { return }
+        report(ModelEscape(kind: .unorderedArrival, detail: "\(source) answered when it answered, which the schedule seed cannot order"))
+    }
+
     /// Records an escape when the running task is not this session's: `service` was called from work the
     /// session did not start.
     public func checkCaller(of service: String) {

@@ -12,10 +12,14 @@ struct SessionKeyValueStore: KeyValueService {
     /// Whether a call from work the session did not start is an escape: true for the Model's store, false for the
     /// host's (the control API edits the store from its own tasks).
     var checksCaller = false
+    /// Whether the store answers from outside the session (a database file on its own executor), so that a seeded
+    /// session reports its answers as unordered.
+    var answersFromOutside = false
 
     private func call<T: Sendable>(_ operation: (any KeyValueService) async throws -> T) async throws -> T {
         if checksCaller { scope.checkCaller(of: "keyValue") }
         if scope.isClosed { throw CancellationError() }
+        defer { if answersFromOutside { scope.noteOutsideArrival(from: "the durable key-value store") } }
         return try await scope.executor.waitingOutside { () async throws -> T in try await operation(store) }
     }
 

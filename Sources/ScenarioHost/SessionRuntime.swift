@@ -86,6 +86,7 @@ struct SessionRuntime: Sendable {
         }
         var modelStore = store
         modelStore.checksCaller = true
+        modelStore.answersFromOutside = scenario.keyValueStore == .durable
         var services = Services(network: network, keyValue: modelStore, clock: clock, random: random)
         var fakes: [String: ServiceFakeControl] = [:]
         for definition in inputs.services {

@@ -467,3 +467,24 @@ def test_the_shipped_live_scenario_starts_without_an_escape(daemon_with):
     until(lambda: daemon.journal(session), "the feed's request")
     assert daemon.call("GET", f"/v1/sessions/{session}", expect=200).json()["escapes"] == []
     assert daemon.journal(session)[0]["url"] == "https://www.cocoawithlove.com/feed.json", daemon.journal(session)
+
+
+def test_a_seeded_session_reports_answers_from_outside_as_unordered(loopback, daemon_with):
+    """A schedule seed orders what the session runs, not when a live server or a database file answers: a seeded
+    session says so (unorderedArrival), rather than promise a run it cannot repeat; an unseeded one does not."""
+    daemon = daemon_with({"live-loopback": live_feed(loopback.origin)})
+    daemon.call("POST", "/v1/sessions", expect=201, json={"scenario": "live-loopback", "id": "seeded",
+                                                          "overrides": {"schedule": {"seed": 7}}})
+    kinds = {escape["kind"]: escape for escape in daemon.call("GET", "/v1/sessions/seeded", expect=200).json()["escapes"]}
+    assert set(kinds) == {"unorderedArrival"}, kinds
+    details = [escape["detail"] for escape in daemon.call("GET", "/v1/sessions/seeded").json()["escapes"]]
+    assert details == ["the durable key-value store answered when it answered, which the schedule seed cannot order",
+                       "a live server answered when it answered, which the schedule seed cannot order"], details
+    assert "fake the route" in kinds["unorderedArrival"]["remedy"], kinds
+    daemon.session("live-loopback", "unseeded")
+    assert daemon.call("GET", "/v1/sessions/unseeded", expect=200).json()["escapes"] == []
+    # Under --model-escapes fail the seeded session is refused, saying why.
+    strict = daemon_with({"live-loopback": live_feed(loopback.origin)}, ["--model-escapes", "fail"])
+    refused = strict.call("POST", "/v1/sessions", expect=409, json={"scenario": "live-loopback", "id": "seeded",
+                                                                    "overrides": {"schedule": {"seed": 7}}}).json()
+    assert refused["code"] == "modelEscaped" and "unorderedArrival" in refused["message"], refused
