@@ -148,9 +148,11 @@ struct SchemaExampleGenerator {
         }
         let fits = { (text: String) in text.count >= context.minLength && text.count <= context.maxLength ?? .max }
         if let pattern = context.pattern {
-            // A few draws: a pattern's repeats may give text outside the lengths the schema also asks for.
+            // A few draws: a pattern's repeats may give text outside the lengths the schema also asks for. A pattern
+            // that gives no text gives none on any draw, so it is not tried again.
             for _ in 0..<8 {
-                if let drawn = PatternText.text(matching: pattern, draw: { draw(in: $0) }), fits(drawn) { return drawn }
+                guard let drawn = PatternText.text(matching: pattern, draw: { draw(in: $0) }) else { break }
+                if fits(drawn) { return drawn }
             }
             if !patternsNotFollowed.contains(pattern) { patternsNotFollowed.append(pattern) }
         }
