@@ -2,7 +2,8 @@
 issue-28 contract), a headless Chromium, bounded waits and screenshots.
 
 The printed line is `Dashboard of SOCKET: http://127.0.0.1:PORT/dashboard/#token=HEX64[&session=ID]`: the token
-travels only in the fragment, which a browser never sends to any server."""
+travels only in the fragment, which a browser never sends to any server. It opens one tab (the page trades it for a
+tab token of its own), and each use prints the next URL; a tab asks for more links (POST /bridge/link)."""
 import os
 import pathlib
 import re
@@ -12,6 +13,7 @@ import sys
 import time
 import urllib.parse
 
+import httpx
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
@@ -22,6 +24,8 @@ from daemon import SCENARIOCTL  # noqa: E402
 SHOTS = pathlib.Path(os.environ.get("SCENARIOD_SCREENSHOTS", "/tmp/scenariod-screenshots"))
 MOCK_VIEWS = "https://www.cocoawithlove.com/blog/mock-views.html"
 
+NEXT = re.compile(r"^A tab opened that URL, which opens one tab only; for another tab: "
+                  r"http://127\.0\.0\.1:\d+/dashboard/#token=(?P<token>[0-9a-f]{64})(?:&session=\S+)?$")
 PRINTED = re.compile(r"^Dashboard of (?P<socket>.+): (?P<base>http://127\.0\.0\.1:(?P<port>\d+))"
                      r"/dashboard/#token=(?P<token>[0-9a-f]{64})(?:&session=(?P<session>\S+))?$")
 
@@ -57,6 +61,7 @@ class Bridge:
                                  f"#token=HEX64[&session=ID]`: {first!r}")
         assert match.group("socket") == self.socket, first
         self.url = first[match.start("base"):]
+        self.session = session
         self.base = match.group("base")
         self.port = int(match.group("port"))
         self.token = match.group("token")
@@ -67,15 +72,47 @@ class Bridge:
         if port:
             assert self.port == port, first
 
+        # The harness's own tab, opened with the first URL: the page() links are minted through it, and the URL
+        # printed next stays unused for a test that opens what a person would (`newest_printed()`).
+        answer = self.open_tab(self.token)
+        assert answer.status_code == 200, answer.text
+        self._tab = answer.json()["token"]
+        self.wait_for_printed(2)
+
     def page(self, session=None):
-        """The address a person opens: the printed URL's form, for a session if given (a new tab needs it: the
-        token is kept per tab)."""
-        fragment = f"token={self.token}" + (f"&session={urllib.parse.quote(session, safe='')}" if session else "")
+        """A one-use link for a new tab (or a tab that has none), as "Open in a new tab" mints it, for a session if
+        given: the harness's own tab asks the bridge for it, so the printed URLs stay for the tests that open them."""
+        answer = httpx.post(f"{self.base}/bridge/link", headers=self.authorization, timeout=10)
+        assert answer.status_code == 200, answer.text
+        return self.link(answer.json()["token"], session)
+
+    def link(self, token, session=None):
+        fragment = f"token={token}" + (f"&session={urllib.parse.quote(session, safe='')}" if session else "")
         return f"{self.base}/dashboard/#{fragment}"
+
+    def printed_links(self):
+        """The tokens of every URL printed so far, oldest first: the first line's, then one per use."""
+        lines = self.output().splitlines()
+        return [self.token] + [m.group("token") for m in map(NEXT.match, lines[1:]) if m]
+
+    def open_tab(self, token):
+        """Trades a link's token for a tab's, as the page does: the answer of POST /bridge/tab."""
+        return httpx.post(f"{self.base}/bridge/tab", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+
+    def wait_for_printed(self, count, seconds=10):
+        """Waits until `count` URLs were printed (each use of the newest prints the next)."""
+        deadline = time.monotonic() + seconds
+        while len(self.printed_links()) < count:
+            assert time.monotonic() < deadline, f"{count} URLs not printed in {seconds} s: {self.output()!r}"
+            time.sleep(0.05)
+
+    def newest_printed(self):
+        """The URL printed last, which no tab has opened yet, as a person would open it (with --session's session)."""
+        return self.link(self.printed_links()[-1], self.session)
 
     @property
     def authorization(self):
-        return {"Authorization": f"Bearer {self.token}"}
+        return {"Authorization": f"Bearer {self._tab}"}
 
     def output(self):
         return self.log.read_text() if self.log.exists() else ""

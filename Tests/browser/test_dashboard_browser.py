@@ -54,7 +54,7 @@ def item_is_read(browser, url):
 
 def test_a_demo_in_the_dashboard(dashboard):
     daemon, browser, bridge = dashboard
-    browser.get(bridge.url)
+    browser.get(bridge.newest_printed())
     # The token went into this tab's sessionStorage and left the address bar.
     wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '#scenarios tr[data-scenario="slow-network"]'), "the scenarios")
     assert "token" not in browser.current_url and browser.current_url == f"{bridge.base}/dashboard/#/scenarios", browser.current_url
@@ -74,10 +74,13 @@ def test_a_demo_in_the_dashboard(dashboard):
     wait(browser, lambda: browser.find_element(By.ID, "now").text == "2026-11-01T09:00:02Z", "the clock")
     shoot(browser, "03-items")
 
-    # A second tab on the same session, before the change: opened with the printed URL's token (a tab keeps its own).
+    # A second tab on the same session, before the change, opened by "Open in a new tab": a one-use link the bridge
+    # mints for this tab (each tab keeps a token of its own).
     first = browser.current_window_handle
-    browser.switch_to.new_window("tab")
-    browser.get(bridge.page(session))
+    before = set(browser.window_handles)
+    browser.find_element(By.ID, "new-tab").click()
+    wait(browser, lambda: set(browser.window_handles) - before, "the new tab")
+    browser.switch_to.window((set(browser.window_handles) - before).pop())
     wait(browser, lambda: item_is_read(browser, MOCK_VIEWS)[0] is False, "the second tab's state")
     assert browser.current_url == f"{bridge.base}/dashboard/#/session/{session}", browser.current_url
     second = browser.current_window_handle

@@ -20,7 +20,7 @@ def test_an_escape_is_named_in_the_banner_and_the_state_stays(tmp_path):
     try:
         bridge = Bridge(daemon.socket, tmp_path / "bridge.log", session="default")
         browser = chrome()
-        browser.get(bridge.url)
+        browser.get(bridge.newest_printed())
         wait(browser, lambda: "steps: 0" in state_text(browser), "the Model's state")
         assert banner_text(browser) == ""
 
@@ -40,7 +40,7 @@ def test_an_escape_is_named_in_the_banner_and_the_state_stays(tmp_path):
         # A page opened after the escape lists it too: the banner only shows what it sees happen.
         browser.quit()
         browser = chrome()
-        browser.get(bridge.url)
+        browser.get(bridge.newest_printed())
         wait(browser, lambda: "steps: " in state_text(browser), "the Model's state")
         listed = browser.find_element(By.ID, "escapes").text
         assert "during action 'detach': the Model started a Task.detached" in listed, listed

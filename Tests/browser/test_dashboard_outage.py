@@ -82,7 +82,7 @@ def test_the_page_and_the_bridge_through_a_daemon_restart(stack):
     daemon, browser, start_bridge = stack
     bridge = start_bridge("default")
     assert bridge.url == f"{bridge.base}/dashboard/#token={bridge.token}&session=default", bridge.url
-    browser.get(bridge.url)
+    browser.get(bridge.newest_printed())
     wait(browser, lambda: MOCK_VIEWS in state_text(browser) and now_text(browser) == START, "the default session's state")
     assert browser.current_url == f"{bridge.base}/dashboard/#/session/default", browser.current_url
     assert banner_hidden(browser) and enabled_outside_history(browser), controls(browser)
@@ -136,7 +136,7 @@ def test_a_session_gone_after_the_restart_is_named_with_a_way_back(stack):
     daemon, browser, start_bridge = stack
     daemon.call("POST", "/v1/sessions", expect=201, json={"scenario": "offline-demo", "id": "before-restart"})
     bridge = start_bridge("before-restart")
-    browser.get(bridge.url)
+    browser.get(bridge.newest_printed())
     wait(browser, lambda: MOCK_VIEWS in state_text(browser), "the session's state")
     assert browser.current_url == f"{bridge.base}/dashboard/#/session/before-restart", browser.current_url
 
@@ -190,7 +190,7 @@ def test_a_bridge_restarted_on_its_port_is_named_with_the_way_back_to_the_sessio
     banner said "The daemon stopped…", then tokenRefused with the controls enabled and every click failing."""
     daemon, browser, start_bridge = stack
     first = start_bridge("default")
-    browser.get(first.url)
+    browser.get(first.newest_printed())
     wait(browser, lambda: now_text(browser) == START, "the session page")
     first.stop()
     wait(browser, lambda: OUTAGE in outage_banner(browser), "the outage banner", seconds=5)
@@ -198,7 +198,8 @@ def test_a_bridge_restarted_on_its_port_is_named_with_the_way_back_to_the_sessio
     try:
         wait(browser, lambda: "was restarted" in outage_banner(browser), "the restart named", seconds=10)
         banner = outage_banner(browser)
-        assert "Open the URL it printed, adding &session=default to come back to this session." in banner, banner
+        assert "Open the URL it printed last. Add &session=default to it to come back to this session." in banner, banner
+        assert "`" not in banner, banner
         assert all_disabled(browser), controls(browser)
         shoot(browser, "outage-bridge-restarted")
         # The way back works: the new URL with the session opens it.

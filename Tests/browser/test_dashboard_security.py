@@ -203,7 +203,7 @@ def stack(tmp_path):
 
 
 def open_dashboard(browser, bridge, name):
-    browser.get(bridge.url)
+    browser.get(bridge.newest_printed())
     wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '#scenarios tr[data-scenario="offline-demo"]'), f"the scenarios ({name})")
     # The fragment is gone at once: nothing left to copy, bookmark or leak through history.
     assert browser.current_url == f"{bridge.base}/dashboard/#/scenarios", browser.current_url
@@ -218,13 +218,24 @@ def attack(browser, attacker):
     return attacker.wait_done(round_)
 
 
-def assert_nothing_leaked(token, daemon, attacker, results):
+def secrets(browser, bridge, dashboard):
+    """Every secret of the run: the printed links' tokens, the harness's tab token and the dashboard tab's own."""
+    here = browser.current_window_handle
+    browser.switch_to.window(dashboard)
+    tab = browser.execute_script("return sessionStorage.getItem('scenariod-dashboard-token')")
+    browser.switch_to.window(here)
+    assert tab and tab not in bridge.printed_links(), tab
+    return [*bridge.printed_links(), bridge.authorization["Authorization"].removeprefix("Bearer "), tab]
+
+
+def assert_nothing_leaked(tokens, daemon, attacker, results):
     log = attacker.text()
     assert log, "the attacker server logged nothing: the attack did not run"
-    for form in (token, token.upper()):
-        assert form not in log, f"the attacker's server received the token:\n{log}"
-    for what, value in results.items():
-        assert token not in value, (what, value)
+    for token in tokens:
+        for form in (token, token.upper()):
+            assert form not in log, f"the attacker's server received a token:\n{log}"
+        for what, value in results.items():
+            assert token not in value, (what, value)
     # What the script read from the bridge: refusals, never the daemon's answers.
     assert "offline-demo" not in results.get("get-sessions", ""), results
     assert "stateChanged" not in results.get("event-source", ""), results
@@ -263,7 +274,7 @@ def test_a_page_of_another_local_server_opened_after_the_dashboard_gets_nothing(
         browser.switch_to.new_window("tab")
         results = attack(browser, attacker)
         shoot(browser, "security-02-attacker-after-dashboard")
-        assert_nothing_leaked(bridge.token, daemon, attacker, results)
+        assert_nothing_leaked(secrets(browser, bridge, dashboard), daemon, attacker, results)
         browser.switch_to.window(dashboard)
         assert_no_cookies(browser, bridge)
         assert_dashboard_still_works(browser, dashboard, daemon, "after the attack")
@@ -271,7 +282,7 @@ def test_a_page_of_another_local_server_opened_after_the_dashboard_gets_nothing(
         # The attacker's tab runs again now that the dashboard has a session open.
         browser.switch_to.window([h for h in browser.window_handles if h != dashboard][0])
         results = attack(browser, attacker)
-        assert_nothing_leaked(bridge.token, daemon, attacker, results)
+        assert_nothing_leaked(secrets(browser, bridge, dashboard), daemon, attacker, results)
     finally:
         browser.quit()
 
@@ -294,7 +305,7 @@ def test_a_page_of_another_local_server_opened_before_the_dashboard_gets_nothing
         browser.switch_to.new_window("tab")
         results = attack(browser, attacker)
         shoot(browser, "security-04-attacker-before-dashboard")
-        assert_nothing_leaked(bridge.token, daemon, attacker, results)
+        assert_nothing_leaked(secrets(browser, bridge, dashboard), daemon, attacker, results)
         assert_dashboard_still_works(browser, dashboard, daemon, "before the attack")
         assert_no_cookies(browser, bridge)
     finally:
@@ -307,6 +318,7 @@ def test_the_bridge_never_sets_a_cookie(stack):
         answers = [client.get("/"), client.get("/dashboard/"), client.get("/dashboard"), client.get("/dashboard/app.js"),
                    client.get("/dashboard/style.css"), client.get("/dashboard/icon.svg"),
                    client.get(f"/?token={bridge.token}"), client.get("/v1/health"),
+                   client.post("/bridge/link", headers=bridge.authorization),
                    client.get("/v1/health", headers=bridge.authorization),
                    client.get("/v1/sessions/default/state", headers=bridge.authorization),
                    client.post("/v1/sessions", headers=bridge.authorization, json={"scenario": "offline-demo", "id": "cookie-check"}),
@@ -314,7 +326,7 @@ def test_the_bridge_never_sets_a_cookie(stack):
                    client.get("/v1/health", headers={**bridge.authorization, "Origin": "http://evil.example"}),
                    client.get("/elsewhere")]
     statuses = [answer.status_code for answer in answers]
-    assert statuses == [303, 200, 200, 200, 200, 200, 303, 401, 200, 200, 201, 401, 403, 404], statuses
+    assert statuses == [303, 200, 200, 200, 200, 200, 303, 401, 200, 200, 200, 201, 401, 403, 404], statuses
     for answer in answers:
         assert "set-cookie" not in answer.headers, (answer.request.url, answer.headers)
         assert bridge.token not in answer.text, answer.request.url
@@ -336,7 +348,7 @@ def test_two_bridges_side_by_side_in_one_browser(tmp_path):
         for index, (name, bridge) in enumerate(zip("ab", bridges)):
             if index:
                 browser.switch_to.new_window("tab")
-            browser.get(bridge.url)
+            browser.get(bridge.newest_printed())
             other = "b" if name == "a" else "a"
             wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, f'#scenarios tr[data-scenario="only-in-{name}"]'), f"tab {name}'s scenarios")
             assert not browser.find_elements(By.CSS_SELECTOR, f'#scenarios tr[data-scenario="only-in-{other}"]')
@@ -469,5 +481,54 @@ def test_a_page_of_another_local_server_in_the_dashboards_tab_cannot_open_it_wit
         # The opener lost its handle on the popup too.
         browser.switch_to.window(tab)
         assert browser.execute_script("return window.dashboard === null || window.dashboard.closed") is True
+    finally:
+        browser.quit()
+
+
+def test_a_printed_url_opens_one_tab_so_the_browsers_history_keeps_no_key(stack):
+    """The URL stays in the browser's history database, where anyone who reads it later finds it: it must open
+    nothing then. The page trades the URL's secret for a tab token of its own as it loads; the same URL opened again,
+    in a new browser or in the same tab, says why it opened nothing, and the bridge printed the next URL, which
+    works; a tab opens another with "Open in a new tab"."""
+    daemon, bridge, _ = stack
+    browser = chrome()
+    try:
+        used = bridge.newest_printed()
+        printed = len(bridge.printed_links())
+        tab = open_dashboard(browser, bridge, "the printed URL")
+        token = browser.execute_script("return sessionStorage.getItem('scenariod-dashboard-token')")
+        assert token and token not in used, token
+        bridge.wait_for_printed(printed + 1)
+        # The URL as the history keeps it, opened in another browser (another person, later): nothing, said why.
+        other = chrome()
+        try:
+            other.get(used)
+            wait(other, lambda: "That URL opened nothing" in banner_text(other), "the used URL refused")
+            shoot(other, "security-06-used-url")
+            assert "opened a tab already" in banner_text(other) and "printed last" in banner_text(other), banner_text(other)
+            assert other.execute_script("return sessionStorage.getItem('scenariod-dashboard-token')") is None
+            assert not other.find_elements(By.CSS_SELECTOR, '#scenarios tr[data-scenario="offline-demo"]')
+            assert other.current_url == f"{bridge.base}/dashboard/#/scenarios", other.current_url
+            # The next printed URL opens a tab in that browser, and the page starts afresh in it.
+            other.get(bridge.newest_printed())
+            wait(other, lambda: other.find_elements(By.CSS_SELECTOR, '#scenarios tr[data-scenario="offline-demo"]'), "the next URL's page")
+            assert banner_text(other) == "", banner_text(other)
+        finally:
+            other.quit()
+        # The used URL pasted into the working tab: said, and the tab goes on with its own token.
+        browser.execute_script("location.hash = arguments[0]", used.split("#", 1)[1])
+        wait(browser, lambda: "This tab goes on as it was" in banner_text(browser), "the used URL named in the working tab")
+        assert browser.execute_script("return sessionStorage.getItem('scenariod-dashboard-token')") == token
+        assert_dashboard_still_works(browser, tab, daemon, "after a used URL")
+        # "Open in a new tab" opens the session in another tab with a token of its own.
+        session = browser.current_url.rsplit("/", 1)[1]
+        before = set(browser.window_handles)
+        browser.find_element(By.ID, "new-tab").click()
+        wait(browser, lambda: set(browser.window_handles) - before, "the new tab")
+        browser.switch_to.window((set(browser.window_handles) - before).pop())
+        wait(browser, lambda: json.dumps(MOCK_VIEWS) in state_text(browser), "the session in the new tab")
+        assert browser.current_url == f"{bridge.base}/dashboard/#/session/{session}", browser.current_url
+        second = browser.execute_script("return sessionStorage.getItem('scenariod-dashboard-token')")
+        assert second and second != token
     finally:
         browser.quit()

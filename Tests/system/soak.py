@@ -259,7 +259,10 @@ class BridgeVisitor(threading.Thread):
                     raise RuntimeError(f"scenarioctl dashboard printed no URL: {self.log.read_text()!r}")
                 time.sleep(0.05)
             match = re.search(r"127\.0\.0\.1:(\d+)/dashboard/#token=([0-9a-f]+)", self.log.read_text())
-            port, token = int(match.group(1)), match.group(2)
+            port = int(match.group(1))
+            # The printed link opens one tab: traded, as the page does, for the tab token every request carries.
+            token = httpx.post(f"http://127.0.0.1:{port}/bridge/tab", headers={"Authorization": f"Bearer {match.group(2)}"},
+                               timeout=10).raise_for_status().json()["token"]
             opened = 0
             while time.monotonic() < self.deadline:
                 with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:

@@ -19,9 +19,9 @@ import httpx
 from daemon import SCENARIOCTL, unix_connections
 
 
-def bridge(daemon, session=None):
-    """`scenarioctl dashboard [--session ID]` on a port the system picks: (process, base URL, token). Its first line
-    is `Dashboard of SOCKET: http://127.0.0.1:PORT/dashboard/#token=HEX64[&session=ID]`."""
+def printed_bridge(daemon, session=None):
+    """`scenarioctl dashboard [--session ID]` on a port the system picks: (process, base URL, the link's token). Its
+    first line is `Dashboard of SOCKET: http://127.0.0.1:PORT/dashboard/#token=HEX64[&session=ID]`."""
     process = subprocess.Popen([SCENARIOCTL, "--socket", daemon.socket, "dashboard", *(["--session", session] if session else [])],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True)
     line = read_line(process)
@@ -33,6 +33,19 @@ def bridge(daemon, session=None):
         process.wait(timeout=10)
     assert match, f"scenarioctl dashboard printed {line!r}"
     return process, match.group(1), match.group(3)
+
+
+def open_tab(base, link):
+    """POST /bridge/tab with a link's token, as the page does when it loads from a printed URL."""
+    return httpx.post(f"{base}/bridge/tab", headers=bearer(link), timeout=10)
+
+
+def bridge(daemon, session=None):
+    """A bridge and a tab's token, traded for its printed link's as the page does: (process, base URL, tab token)."""
+    process, base, link = printed_bridge(daemon, session)
+    answer = open_tab(base, link)
+    assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store", answer.text
+    return process, base, answer.json()["token"]
 
 
 def read_line(process, seconds=30):
@@ -173,7 +186,12 @@ def test_every_request_the_dashboard_makes_is_a_documented_operation():
 
     calls = re.findall(r'api\("(GET|POST|PUT|DELETE)", [`"]([^`"]+)[`"]', script)
     assert len(calls) >= 15, calls
+    # The bridge's own operations (a tab opening another) never reach the daemon: scenarioctl(1) documents them.
+    manual = (repository / "man/scenarioctl.1").read_text().replace("\\", "")
     for method, expression in calls:
+        if expression.startswith("/bridge/"):
+            assert f"{method} {expression}" in manual, f"{method} {expression} is not in scenarioctl(1)"
+            continue
         assert known(method, template(expression)), f"{method} {expression} is not an operation of openapi/scenariod.yaml"
     # The event stream is read with fetch, which carries the Authorization header (EventSource cannot send one).
     assert "`${base}/events`" in script and not re.search(r"new\s+EventSource\s*\(", script) and known("GET", "/v1/sessions/x/events")
@@ -283,6 +301,55 @@ def test_abandoned_event_streams_give_back_theirunix_connections(daemon_with):
                 samples.append(unix_connections(process.pid))
         assert all(unix <= baseline[0] + 1 for unix, _ in samples), (baseline, samples)
         assert max(descriptors for _, descriptors in samples) <= baseline[1] + 4, (baseline, samples)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_a_printed_url_opens_one_tab_and_a_tab_opens_more(daemon_with):
+    """The printed link's token is traded once for a tab's (the page does it as it loads), so the copy of the URL in
+    the browser's history opens nothing; each use prints the next URL; a tab mints one-use links for more tabs; a
+    link's token is never an API token."""
+    daemon = daemon_with({}, ["--scenario", "offline-demo"])
+    process, base, link = printed_bridge(daemon, session="default")
+    try:
+        assert "opens one tab" in read_line(process, 10)
+        opened = open_tab(base, link)
+        assert opened.status_code == 200, opened.text
+        tab = opened.json()["token"]
+        assert re.fullmatch(r"[0-9a-f]{64}", tab) and tab != link
+        # The next URL, printed at once, keeps --session.
+        line = read_line(process, 10).strip()
+        match = re.fullmatch(rf"A tab opened that URL, which opens one tab only; for another tab: {re.escape(base)}"
+                             r"/dashboard/#token=([0-9a-f]{64})&session=default", line)
+        assert match and match.group(1) not in (link, tab), line
+        # The used link opens nothing more, and neither link is an API token; the tab's is.
+        again = open_tab(base, link)
+        assert again.status_code == 401 and again.json()["code"] == "tokenRefused", again.text
+        assert "opened a tab already" in again.json()["message"] and "printed last" in again.json()["message"]
+        with httpx.Client(base_url=base, timeout=10) as browser:
+            for token in (link, match.group(1)):
+                assert browser.get("/v1/health", headers=bearer(token)).status_code == 401
+            assert browser.get("/v1/sessions/default", headers=bearer(tab)).status_code == 200
+            # A tab mints a link for another: it opens one tab, once; a link cannot mint, nor can nobody.
+            minted = browser.post("/bridge/link", headers=bearer(tab))
+            assert minted.status_code == 200 and minted.headers["cache-control"] == "no-store", minted.text
+            second = minted.json()["token"]
+            for token in (second, link, None):
+                refused = browser.post("/bridge/link", headers=bearer(token) if token else {})
+                assert refused.status_code == 401 and refused.json()["code"] == "tokenRefused", refused.text
+            other = open_tab(base, second)
+            assert other.status_code == 200 and other.json()["token"] not in (tab, second), other.text
+            assert open_tab(base, second).status_code == 401
+            assert browser.get("/v1/health", headers=bearer(other.json()["token"])).status_code == 200
+            # A minted link's use prints nothing: only the printed URL is replaced.
+            assert read_line(process, 1) == ""
+            # Only POST, and only from this port's own pages.
+            assert browser.get("/bridge/tab", headers=bearer(match.group(1))).status_code == 405
+            foreign = browser.post("/bridge/tab", headers={**bearer(match.group(1)), "Origin": "http://127.0.0.1:1"})
+            assert foreign.status_code == 403 and foreign.json()["code"] == "foreignOrigin", foreign.text
+        # Still unused after all that: the refused requests used up nothing.
+        assert open_tab(base, match.group(1)).status_code == 200
     finally:
         process.terminate()
         process.wait(timeout=10)

@@ -7,36 +7,65 @@ const banner = document.getElementById("banner");
 const bannerText = document.getElementById("banner-text");
 document.getElementById("banner-close").addEventListener("click", () => { banner.hidden = true; });
 
-// The bridge's secret comes in the printed URL's fragment, which a browser never sends to a server, and stays in
-// this tab's sessionStorage, which is per origin and so per port: no other local server ever receives it (a
-// cookie would reach every port of 127.0.0.1). It goes out only as an Authorization header. Served straight from
-// the daemon's socket, the page has none and needs none.
+// The bridge's secret comes in the printed URL's fragment, which a browser never sends to a server. That link's token
+// opens one tab: the page trades it at once (POST /bridge/tab) for a token of this tab's own, kept in its
+// sessionStorage, which is per origin and so per port: no other local server ever receives it (a cookie would reach
+// every port of 127.0.0.1), and the copy of the URL in the browser's history opens nothing. It goes out only as an
+// Authorization header. Served straight from the daemon's socket, the page has none and needs none.
 const tokenKey = "scenariod-dashboard-token";
-/** Whether a restarted bridge refused this tab's token: a new one in the address then starts the page afresh. */
+/** Whether this tab has no token the bridge takes: a new link in the address then starts the page afresh. */
 let tokenRefused = false;
-/** Moves a token in the address's fragment into sessionStorage and out of the address; run at load and on every
- * hash change, since opening the printed URL in a tab already on the dashboard changes only the fragment. */
-function takeTokenFromAddress() {
+/** Why a link opened in a working tab opened nothing: shown once the page it goes on with is drawn. */
+let linkNotice = null;
+/** Trades a link's token in the address's fragment for this tab's own, and takes it out of the address; run at load
+ * and on every hash change, since opening a printed URL in a tab already on the dashboard changes only the fragment. */
+async function takeTokenFromAddress() {
   if (!location.hash.startsWith("#token=")) return;
   const given = new URLSearchParams(location.hash.slice(1));
-  sessionStorage.setItem(tokenKey, given.get("token"));
   const session = given.get("session");
   history.replaceState(null, "", `${location.pathname}${session ? `#/session/${encodeURIComponent(session)}` : "#/scenarios"}`);
-  // The page stopped everything when the old token was refused; with the new one it starts again, as loaded.
-  if (tokenRefused) location.reload();
+  let response;
+  try {
+    response = await fetch("/bridge/tab", { method: "POST", headers: { Authorization: `Bearer ${given.get("token")}` } });
+  } catch {
+    connection.lost("(the dashboard's bridge does not answer; is `scenarioctl dashboard` still running?)");
+    return;
+  }
+  const data = await response.json().catch(() => null);
+  if (response.ok && data && data.token) {
+    sessionStorage.setItem(tokenKey, data.token);
+    // The page stopped everything when the old token was refused; with the new one it starts again, as loaded.
+    if (tokenRefused) location.reload();
+    return;
+  }
+  const message = data && data.message ? data.message : `POST /bridge/tab answered ${response.status}`;
+  if (sessionStorage.getItem(tokenKey)) linkNotice = `That URL opened nothing: ${message} This tab goes on as it was.`;
+  else connection.refused(`That URL opened nothing: ${message}`);
 }
-// A document that arrives by a new navigation (not a reload or a step through the tab's history) without the token in
-// its address starts without one: a popup that a page of another port opens starts with a copy of its tab's
+// A document that arrives by a new navigation (not a reload or a step through the tab's history) without a link in
+// its address starts without a token: a popup that a page of another port opens starts with a copy of its tab's
 // sessionStorage, token included (Chromium copies it even across the Cross-Origin-Opener-Policy the page is served
-// with, which only cuts the popup off from its opener). So a typed or opened address needs the printed URL again.
+// with, which only cuts the popup off from its opener). So a typed or opened address needs a printed URL again.
 if (performance.getEntriesByType("navigation")[0]?.type === "navigate" && !location.hash.startsWith("#token=")) {
   sessionStorage.removeItem(tokenKey);
 }
-takeTokenFromAddress();
-function withToken(headers = {}) {
+/** Settles once a link in the address has been traded (or there was none): nothing is sent before. */
+let tokenTaken = takeTokenFromAddress();
+async function withToken(headers = {}) {
+  await tokenTaken;
   const token = sessionStorage.getItem(tokenKey);
   return token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
 }
+/** Opens this page in a new tab through a one-use link this tab asks the bridge for (a tab's own token stays in it). */
+async function openNewTab() {
+  const link = await api("POST", "/bridge/link");
+  const session = (location.hash.match(/^#\/session\/(.+)$/) || [])[1];
+  window.open(`${location.pathname}#token=${link.token}${session ? `&session=${session}` : ""}`, "_blank", "noopener");
+}
+const newTab = document.getElementById("new-tab");
+newTab.addEventListener("click", () => attempt(openNewTab));
+// Only a tab of the bridge can open another; on the daemon's socket every tab is already the whole page.
+tokenTaken.then(() => { newTab.hidden = !sessionStorage.getItem(tokenKey); });
 
 /** Thrown instead of sending while the daemon is stopped: the outage banner already says so. */
 class Outage extends Error {}
@@ -59,7 +88,7 @@ const connection = {
     const poll = setInterval(async () => {
       try {
         // Bounded: a daemon that is stopped (not gone) takes the connection and never answers.
-        const answer = await fetch("/v1/health", { headers: withToken(), signal: AbortSignal.timeout(900) });
+        const answer = await fetch("/v1/health", { headers: await withToken(), signal: AbortSignal.timeout(900) });
         if (answer.ok) { clearInterval(poll); this.found(); }
         if (answer.status === 401) { clearInterval(poll); this.refused(); }
       } catch { /* still away */ }
@@ -78,14 +107,16 @@ const connection = {
     }
   },
 
-  /** A new bridge answers on this address with a token of its own: this tab's cannot work again, so nothing is
-   * sent any more and the banner says how to come back to this page. */
-  refused() {
+  /** This tab's token is not the bridge's (a bridge restarted on this address, or a link that opened a tab
+   * already): nothing is sent any more and the banner says how to come back to this page. */
+  refused(why) {
     this.down = true;
     tokenRefused = true;
     const session = (location.hash.match(/^#\/session\/(.+)$/) || [])[1];
-    this.say("`scenarioctl dashboard` was restarted, and its new URL carries a token of its own: this tab can no longer "
-      + `reach it. Open the URL it printed${session ? `, adding &session=${session} to come back to this session` : ""}.`);
+    const way = `${session ? ` Add &session=${session} to it to come back to this session.` : ""}`;
+    // The bridge's messages quote commands in backticks, as a terminal shows them; a page shows quotes.
+    this.say((why ? `${why}${way}` : "scenarioctl dashboard was restarted, and its new URL carries a token of its own: this tab "
+      + `can no longer reach it. Open the URL it printed last.${way}`).replace(/`([^`]*)`/g, "“$1”"));
   },
 
   found() {
@@ -106,8 +137,9 @@ const connection = {
 
 /** Calls the control API; a refusal throws an Error with the API's message and code. */
 async function api(method, path, body) {
+  const init = { method, headers: await withToken() };
+  // After the token: a refused trade of a link stops everything as an outage does.
   if (connection.down) throw new Outage("the daemon is stopped; nothing was sent");
-  const init = { method, headers: withToken() };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -147,7 +179,7 @@ function eventStream(path, handlers, gone) {
   let lastId = null;
   (async () => {
     while (!stop.signal.aborted) {
-      const headers = withToken({ Accept: "text/event-stream" });
+      const headers = await withToken({ Accept: "text/event-stream" });
       if (lastId !== null) headers["Last-Event-ID"] = lastId;
       // The daemon writes a heartbeat into a quiet stream every half second: silence for longer than
       // `silenceLimit` means it stopped answering (stopped, hung), which is said at once rather than at the next click.
@@ -284,7 +316,9 @@ const json = (value) => JSON.stringify(value);
 let leavePage = () => {};
 
 async function route() {
-  takeTokenFromAddress();
+  // After any trade still under way (the one at load), never beside it: requests wait for the newest.
+  tokenTaken = tokenTaken.then(takeTokenFromAddress);
+  await tokenTaken;
   leavePage();
   leavePage = () => {};
   // A list page is read again when the daemon is back; a session page's event stream catches up by itself.
@@ -296,6 +330,8 @@ async function route() {
   if (page === "session" && id) await sessionPage(decodeURIComponent(id));
   else if (page === "sessions") await sessionsPage();
   else await scenariosPage();
+  if (linkNotice) showError(new Error(linkNotice));
+  linkNotice = null;
   main.focus({ preventScroll: true });
 }
 
