@@ -57,8 +57,8 @@ let package = Package(
         .target(name: "FeedReader", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "Ratings", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "Assistant", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
-        // Hooks into the Swift runtime so a session owns the tasks its Model starts (DESIGN §4); C, because it
-        // replaces a runtime entry point by name and sets the runtime's hook variables.
+        // Hooks into the Swift runtime and libdispatch so a session owns the tasks its Model starts and sees what
+        // escapes it (DESIGN §4); C, because it takes the place of runtime and libdispatch functions by name.
         .target(name: "CTaskOwnership", linkerSettings: [.linkedLibrary("dispatch")]),
         // Scenario-driven implementations of the services.
         .target(name: "Fakes", dependencies: [
@@ -153,7 +153,7 @@ let package = Package(
         .plugin(name: "PackageDaemon", capability: .command(
             intent: .custom(verb: "package-daemon", description: "Build a daemon product and package it as a Debian package and an OCI image"),
             permissions: [.writeToPackageDirectory(reason: "The .deb and the OCI image archive are written to .build/package")])),
-        // The shipped daemon: the two example Models, registered in main and nowhere else.
+        // The shipped daemon: the three example Models, registered in main and nowhere else.
         .executableTarget(name: "scenariod", dependencies: ["ScenarioDaemon", "FeedReader", "Ratings", "Assistant"]),
         // The client; `validate` asks a daemon executable (`--check`), which knows its own Models.
         .executableTarget(name: "scenarioctl", dependencies: [
