@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ScenarioDaemon", targets: ["ScenarioDaemon"]),
         .library(name: "Services", targets: ["Services"]),
         .library(name: "Fakes", targets: ["Fakes"]),
+        .library(name: "SessionRuntime", targets: ["SessionRuntime"]),
         .library(name: "LiveServices", targets: ["LiveServices"]),
         .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
         .library(name: "ScenarioHost", targets: ["ScenarioHost"]),
@@ -43,8 +44,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // `swift package generate-documentation`: the DocC catalogs of the library products.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // In-process benchmarks; the malloc interposer (not jemalloc, which these machines lack) counts allocations.
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+
         // `scenarioctl mcp`: the Model Context Protocol over stdio, for coding agents.
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
         // `scenarioctl import openapi`: OpenAPI 3.0 and 3.1 documents, their references resolved.
@@ -60,9 +60,16 @@ let package = Package(
         // Hooks into the Swift runtime and libdispatch so a session owns the tasks its Model starts and sees what
         // escapes it (DESIGN §4); C, because it takes the place of runtime and libdispatch functions by name.
         .target(name: "CTaskOwnership", linkerSettings: [.linkedLibrary("dispatch")]),
-        // Scenario-driven implementations of the services.
+        // What a scenario declares for its fakes, as values: routes, their matchers and answers, stream scripts, value
+        // shapes, and the definitions of a team's services. No session runs here, so clients may link it.
         .target(name: "Fakes", dependencies: [
-            "Services", "CTaskOwnership", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Mustache", package: "swift-mustache"),
+            "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Mustache", package: "swift-mustache"),
+        ]),
+        // What a session runs on: its executor and scope, the task-ownership hooks, and the fakes that run in it (the
+        // routed network, the virtual clock, the seeded store). The engine's alone: no client links it (DESIGN §3).
+        .target(name: "SessionRuntime", dependencies: [
+            "Services", "Fakes", "CTaskOwnership", .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Mustache", package: "swift-mustache"),
         ]),
         // SQLite, as SwiftPM sees it (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -86,14 +93,14 @@ let package = Package(
         ]),
         // Sessions, the Model registry, the journal and events: the engine, no sockets, no concrete Model.
         .target(name: "ScenarioHost", dependencies: [
-            "Services", "Fakes", "LiveServices", "ScenarioFormat", .product(name: "Logging", package: "swift-log"),
+            "Services", "Fakes", "SessionRuntime", "LiveServices", "ScenarioFormat", .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         // The control API's request and response bodies, shared by the server and its clients.
         .target(name: "ControlAPI", dependencies: ["Services"]),
         // The control API over a Unix socket (path or an inherited, socket-activated descriptor).
         .target(name: "ControlServer", dependencies: [
-            "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes",
+            "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "SessionRuntime",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -139,11 +146,11 @@ let package = Package(
         // For test suites: a daemon for the run, a session per test, state and journal assertions.
         // Both modes: a daemon process over its socket, or the engine in the test's process (no socket).
         .target(name: "ScenarioTesting", dependencies: [
-            "ScenarioClient", "ControlAPI", "Services", "Fakes", "ControlServer", "ScenarioHost", "ScenarioFormat", "ScenarioExplore",
+            "ScenarioClient", "ControlAPI", "Services", "Fakes", "SessionRuntime", "ControlServer", "ScenarioHost", "ScenarioFormat", "ScenarioExplore",
         ]),
         // The daemon as a library: flags, socket and state rules, reload, status, systemd; any team's Models.
         .target(name: "ScenarioDaemon", dependencies: [
-            "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd", "Services", "Fakes",
+            "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd", "Services", "Fakes", "SessionRuntime",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -159,9 +166,6 @@ let package = Package(
         .executableTarget(name: "scenarioctl", dependencies: [
             "ScenarioClient", "ControlAPI", "Services", "ScenarioExplore", "ScenarioImport",
             .product(name: "MCP", package: "swift-sdk"),
-            // Not for sessions (it has none; the hooks stay off): a static link passes --wrap=swift_task_create and the
-            // rest to every product (scripts/build-deb, the package-daemon plugin), and the wraps live here.
-            "CTaskOwnership",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             // `scenarioctl dashboard`: the loopback bridge to the daemon's socket.
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -172,25 +176,25 @@ let package = Package(
         ]),
         // A team's daemon for the end-to-end and system tests: one Model and one service of its own (scenariod's
         // Models use none), so the service API is driven over a socket. Built by every build, never packaged.
-        .executableTarget(name: "fixtured", dependencies: ["ScenarioDaemon", "Fakes", "Services", "TaskModels"], path: "Tests/Fixtures/fixtured"),
+        .executableTarget(name: "fixtured", dependencies: ["ScenarioDaemon", "Fakes", "SessionRuntime", "Services", "TaskModels"], path: "Tests/Fixtures/fixtured"),
         // Models that start their own tasks (a @MainActor class with a Task {} timer, fan-outs, escapes), for the
         // tests of the session's ownership of them; hosted by fixtured and in-process. Not shipped.
         .target(name: "TaskModels", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Tests/Fixtures/TaskModels"),
 
-        .testTarget(name: "FakesTests", dependencies: ["Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .testTarget(name: "FakesTests", dependencies: ["Fakes", "SessionRuntime", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The live services against servers and database files the tests create; never the internet.
         .testTarget(name: "LiveServicesTests", dependencies: [
             "LiveServices", "Services", "FeedReader", .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         ]),
-        .testTarget(name: "ModelTests", dependencies: ["FeedReader", "Ratings", "Assistant", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .testTarget(name: "ModelTests", dependencies: ["FeedReader", "Ratings", "Assistant", "Fakes", "SessionRuntime", "Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The malformed-scenario corpus is read from the source tree (#filePath), because SwiftPM resources
         // would follow the symlinks some cases are about.
-        .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
+        .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "SessionRuntime", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
         // The OpenAPI documents and WireMock mappings are read from the source tree (#filePath), as the malformed-scenario corpus is.
         .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "Services", "Fakes", .product(name: "Yams", package: "Yams")], exclude: ["OpenAPI", "WireMock"]),
-        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TaskModels",
+        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "SessionRuntime", "FeedReader", "Ratings", "Assistant", "TaskModels",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         // The daemon library as a team that owns main uses it: a Service in its own group.
@@ -201,7 +205,7 @@ let package = Package(
         ]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
         .testTarget(name: "ExampleSuiteTests", dependencies: [
-            "ScenarioTesting", "ScenarioExplore", "ScenarioClient", "ControlAPI", "Services", "Fakes", "TaskModels", "FeedReader", "Ratings", "Assistant",
+            "ScenarioTesting", "ScenarioExplore", "ScenarioClient", "ControlAPI", "Services", "Fakes", "SessionRuntime", "TaskModels", "FeedReader", "Ratings", "Assistant",
         ]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.
         .testTarget(
@@ -213,23 +217,30 @@ let package = Package(
             ],
             exclude: ["journal-fields.sh", "verify-units.sh"]),
 
-        // In-process figures for BENCHMARKS.md (`swift package benchmark`); scripts/benchmark runs them with the
-        // socket harness beside them. Built by every `swift build`, so they never rot.
-        .executableTarget(
-            name: "ScenarioBenchmarks",
-            dependencies: [
-                "ScenarioHost", "ScenarioFormat", "ControlServer", "LiveServices", "Fakes", "Services", "FeedReader", "Ratings", "Assistant",
-                "ScenarioTesting", "ScenarioClient", "ScenarioExplore",
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Benchmarks/ScenarioBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]
 )
+
+// In-process figures for BENCHMARKS.md (`swift package benchmark`); scripts/benchmark runs them with the socket harness
+// beside them. Built by every `swift build`, so they never rot; left out of the packaged builds (scripts/build-deb sets
+// SCENARIOD_PACKAGING), whose -Xlinker --wrap flags would reach the benchmark plugin's tool, which does not define the
+// wrapped functions.
+if Context.environment["SCENARIOD_PACKAGING"] == nil {
+    // The malloc interposer (not jemalloc, which these machines lack) counts allocations.
+    package.dependencies.append(.package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets.append(.executableTarget(
+        name: "ScenarioBenchmarks",
+        dependencies: [
+            "ScenarioHost", "ScenarioFormat", "ControlServer", "LiveServices", "Fakes", "SessionRuntime", "Services", "FeedReader", "Ratings", "Assistant",
+            "ScenarioTesting", "ScenarioClient", "ScenarioExplore",
+            .product(name: "Benchmark", package: "benchmark"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        path: "Benchmarks/ScenarioBenchmarks",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]))
+}
 
 // The compiler keeps the module lines (DESIGN §3), as in Hummingbird: an import is internal unless written
 // `public import`, a member needs its module imported, and existentials say `any`.

@@ -7,6 +7,7 @@ import LiveServices
 import ScenarioFormat
 import ScenarioHost
 import Services
+import SessionRuntime
 
 /// Target 5 (fakes): one network exchange as a Model makes it, answered by the fake's routes or by the live
 /// network service from nginx. No session around it, so the allocations are the exchange's own.

@@ -6,6 +6,7 @@ Usage: Benchmarks/harness/run.py [--write BENCHMARKS.md] [--quick]
 Needs nginx, gcc and libsystemd-dev: scripts/benchmark installs them and calls this."""
 import argparse
 import datetime
+import os
 import pathlib
 import platform
 import re
@@ -43,9 +44,11 @@ def build_daemon(work: pathlib.Path):
     wraps = [flag for name in ("swift_task_create", "dispatch_after_f", "dispatch_after", "dispatch_async", "dispatch_async_f")
              for flag in ("-Xlinker", f"--wrap={name}")]
     build = ["swift", "build", "-c", "release", "--static-swift-stdlib", *wraps, "--scratch-path", ".build-static"]
-    subprocess.run([*build, "--product", "scenariod"], cwd=REPOSITORY, check=True, stdout=sys.stderr)
+    # Without the benchmarks, as scripts/build-deb builds: the wraps would reach the benchmark plugin's tool.
+    environment = {**os.environ, "SCENARIOD_PACKAGING": "1"}
+    subprocess.run([*build, "--product", "scenariod"], cwd=REPOSITORY, check=True, stdout=sys.stderr, env=environment)
     bin_path = subprocess.run([*build, "--show-bin-path"], cwd=REPOSITORY, check=True,
-                              capture_output=True, text=True).stdout.strip()
+                              capture_output=True, text=True, env=environment).stdout.strip()
     binary = work / "scenariod"
     binary.write_bytes(pathlib.Path(bin_path, "scenariod").read_bytes())
     binary.chmod(0o755)

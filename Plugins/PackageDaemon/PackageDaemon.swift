@@ -52,6 +52,8 @@ struct PackageDaemon: CommandPlugin {
         }
         // scenarioctl goes into the .deb (with its man pages) and the image (readiness probes, `exec`).
         progress.start("2/3 building scenarioctl")
+        // The client has no sessions, so it neither links the hooks nor takes the wraps.
+        parameters.otherLinkerFlags = []
         let client = try packageManager.build(.product("scenarioctl"), parameters: parameters)
         guard client.succeeded, let ctl = client.builtArtifacts.first(where: { $0.url.lastPathComponent == "scenarioctl" }) else {
             throw PackagingError("the release build of scenarioctl failed after \(progress.elapsed()):\n\(Self.errors(in: client))")

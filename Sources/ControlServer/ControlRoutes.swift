@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import ScenarioFormat
 import ScenarioHost
+import SessionRuntime
 
 /// The control API's routes (openapi/scenariod.yaml is their contract), over a host.
 struct ControlRoutes: Sendable {

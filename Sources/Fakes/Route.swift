@@ -98,17 +98,17 @@ public struct RouteOutcome: Sendable {
     public var template: ResponseTemplate?
 
     /// Whether it answers with a response rather than a fault; only a response opens a ``stream`` or ``webSocket``.
-    var isResponse: Bool {
+    package var isResponse: Bool {
         if case .response = result { return true }
         return false
     }
     /// For a response: its body streamed chunk by chunk on the session's clock, or nil for a body sent whole.
-    /// ``RoutedNetwork/send(_:)`` answers a streamed route with the whole body once the stream has ended.
+    /// The routed network's `send` answers a streamed route with the whole body once the stream has ended.
     public var stream: StreamScript? {
         get { scripts?.stream }
         set { scripts = Scripts(stream: newValue, webSocket: webSocket) }
     }
-    /// For a WebSocket route: the server's side of the conversation. ``RoutedNetwork/webSocket(_:)`` connects only
+    /// For a WebSocket route: the server's side of the conversation. The routed network's `webSocket` connects only
     /// to a route that has one.
     public var webSocket: WebSocketScript? {
         get { scripts?.webSocket }

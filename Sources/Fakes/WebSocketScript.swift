@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 public import Services
 
 /// A WebSocket route's conversation as a scenario writes it: what the server sends once connected and when, how it
@@ -67,7 +67,7 @@ public struct WebSocketScript: Sendable {
 
 extension WebSocketMessage {
     /// The message's bytes: a text's UTF-8, or the binary data.
-    var bytes: Data {
+    package var bytes: Data {
         switch self {
         case .text(let text): Data(text.utf8)
         case .binary(let data): data

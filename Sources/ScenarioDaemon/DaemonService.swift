@@ -7,6 +7,7 @@ import ScenarioFormat
 import ScenarioHost
 public import ServiceLifecycle
 public import Services
+import SessionRuntime
 import Systemd
 import UnixSignals
 

@@ -59,7 +59,16 @@ struct WalkRunner: Sendable {
 
     /// Runs the walk in a new session `id`, deleted afterwards unless `keep`.
     func run(id: String, steps: Steps, keep: Bool = false, checking: Checking = .everyStep) async throws -> Outcome {
-        let session = try await target.openSession(scenario: scenario, id: id, overrides: overrides)
+        let session: any WalkSession
+        do {
+            session = try await target.openSession(scenario: scenario, id: id, overrides: overrides)
+        } catch where Task.isCancelled {
+            // Cancelled (Ctrl-C) with the request sent: the daemon may have made the session all the same, and no
+            // one else knows its id. Deleted in a task of its own, which the cancellation does not reach.
+            let target = target
+            await Task { try? await target.deleteSession(id) }.value
+            throw error
+        }
         let outcome: Outcome
         do {
             outcome = try await walk(session: session, steps: steps, checking: checking)

@@ -107,13 +107,13 @@ public struct ClockSettings: Sendable, Hashable {
     /// The instant the clock reads when a session starts.
     public var start: Date
     /// Frozen or running.
-    public var mode: VirtualClock.Mode
+    public var mode: ClockMode
     /// The IANA time zone (`Europe/London`) in which people read this clock: the dashboard shows the time there.
     /// Only for reading: the clock is an instant, and the Model sees the same instant whatever the zone.
     public var timeZone: String?
 
     /// Creates clock settings.
-    public init(start: Date, mode: VirtualClock.Mode, timeZone: String? = nil) {
+    public init(start: Date, mode: ClockMode, timeZone: String? = nil) {
         self.start = start
         self.mode = mode
         self.timeZone = timeZone

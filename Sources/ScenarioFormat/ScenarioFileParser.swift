@@ -101,13 +101,13 @@ struct ScenarioFileParser {
         var clock = ClockSettings.default
         // `clock: system` is short for `clock: { mode: system }`.
         if case .scalar = node {
-            if let mode = reader.choice(node, at: "clock", of: VirtualClock.Mode.self) { clock.mode = mode }
+            if let mode = reader.choice(node, at: "clock", of: ClockMode.self) { clock.mode = mode }
             file.clock = clock
             return
         }
         guard let keys = reader.mapping(node, at: "clock", allowed: ["start", "mode", "timeZone"]) else { return }
         if let start = keys["start"], let instant = reader.instant(start, at: "clock.start") { clock.start = instant }
-        if let mode = keys["mode"], let value = reader.choice(mode, at: "clock.mode", of: VirtualClock.Mode.self) { clock.mode = value }
+        if let mode = keys["mode"], let value = reader.choice(mode, at: "clock.mode", of: ClockMode.self) { clock.mode = value }
         if clock.mode == .system, let start = keys["start"] {
             reader.report("clock.start does not apply to the system clock, which reads the real time; remove it.", at: start)
         }

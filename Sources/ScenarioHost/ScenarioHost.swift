@@ -3,6 +3,7 @@ public import Foundation
 public import Logging
 public import ScenarioFormat
 public import Services
+import SessionRuntime
 
 /// The engine: scenarios by name, and the sessions running them. It knows nothing of sockets; everything a
 /// client can do over the control API, a Swift program can do here in-process.

@@ -3,6 +3,7 @@ public import Foundation
 import Logging
 import ScenarioFormat
 import Services
+import SessionRuntime
 
 // The session's virtual clock: reading it, moving it, and waking what waits on it.
 extension Session {

@@ -1,5 +1,6 @@
 import Fakes
 import Logging
+import SessionRuntime
 
 // Work of the Model the session could not see or order: reported on every channel, and a failed step when the
 // host's policy says so.

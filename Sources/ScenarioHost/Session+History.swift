@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ScenarioFormat
 import Services
+import SessionRuntime
 
 // The session's history: every step a client took, rewinding to one, and replaying them.
 extension Session {

@@ -3,6 +3,7 @@ public import Foundation
 import Logging
 import ScenarioFormat
 public import Services
+import SessionRuntime
 
 // The session's key-value state, as clients read and edit it.
 extension Session {

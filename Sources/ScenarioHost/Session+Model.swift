@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ScenarioFormat
 public import Services
+import SessionRuntime
 
 // The Model's actions and its state.
 extension Session {

@@ -3,6 +3,7 @@ public import Foundation
 import Logging
 public import ScenarioFormat
 public import Services
+import SessionRuntime
 
 // What the network fake answers with: a record session's recording, routes set while it runs, network conditions.
 extension Session {

@@ -2,6 +2,7 @@ import Fakes
 public import Foundation
 import Logging
 public import Services
+import SessionRuntime
 
 // Streamed answers the Model is reading: seen, and steered by a test or presenter ("the server now sends this").
 extension Session {

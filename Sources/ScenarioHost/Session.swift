@@ -3,6 +3,7 @@ import Foundation
 import Logging
 public import ScenarioFormat
 public import Services
+import SessionRuntime
 
 /// One running instance of a scenario: its own Model, clock, key-value store and journal, isolated from every
 /// other session. Operations that change anything take turns, in arrival order, and return once the Model has
@@ -26,7 +27,7 @@ public actor Session {
     private let durableStores: DurableStores
     private let settledStates: SettledStates
     let events: EventBroadcaster
-    var runtime: SessionRuntime?
+    var runtime: SessionGeneration?
     /// The journal, what the step under way caused, and the generation both belong to (see ``SessionJournal``).
     nonisolated let journaling: SessionJournal
     /// The journal now.
@@ -145,12 +146,12 @@ public actor Session {
 
     private func startRuntime(resetStore: Bool = false) async throws(HostError) {
         let generation = journaling.generation
-        let inputs = SessionRuntime.Inputs(
+        let inputs = SessionGeneration.Inputs(
             makeDriver: makeDriver, services: serviceDefinitions,
             // Journaled where the Model's work runs, with no hop onto this actor.
             journal: { [weak self] exchange in self?.record(exchange, of: generation) },
             durableStores: durableStores, logger: logger, executor: executor, held: held, recordingBytes: limits.recordingBytes)
-        let runtime = try await SessionRuntime.start(scenario, inputs, resetStore: resetStore)
+        let runtime = try await SessionGeneration.start(scenario, inputs, resetStore: resetStore)
         self.runtime = runtime
         // After a reset, every fake's state is told again (its version counts from 0 in the new generation).
         publishedServiceVersions = resetStore ? Dictionary(uniqueKeysWithValues: serviceDefinitions.map { ($0.name, -1) }) : [:]
@@ -163,7 +164,7 @@ public actor Session {
     }
 
     /// The current generation; missing only once the session was deleted (a client may still hold it).
-    func live() throws(HostError) -> SessionRuntime {
+    func live() throws(HostError) -> SessionGeneration {
         guard let runtime else { throw HostError(.unknownSession, "session '\(id)' was deleted.") }
         return runtime
     }

@@ -1,6 +1,7 @@
 import Fakes
 import Foundation
 import Services
+import SessionRuntime
 
 /// A key-value store as one generation of a session sees it. A call counts as the session's work under way, since
 /// the store runs elsewhere (a SQLite file's own executor, or an actor a client's read may hold), so the session is

@@ -39,6 +39,42 @@ import Testing
         #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
     }
 
+    /// Every target of Package.swift with the targets it depends on (products of other packages left out).
+    static func targetDependencies() throws -> [String: Set<String>] {
+        let manifest = try String(contentsOf: Binaries.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let declaration = /\.(?:target|executableTarget|testTarget|systemLibrary|plugin)\(\s*name: "([^"]+)"/
+        let starts = manifest.matches(of: declaration)
+        let names = Set(starts.map { String($0.output.1) })
+        var dependencies: [String: Set<String>] = [:]
+        for (index, start) in starts.enumerated() {
+            let end = index + 1 < starts.count ? starts[index + 1].range.lowerBound : manifest.endIndex
+            let quoted = manifest[start.range.upperBound..<end].matches(of: /"([^"]+)"/).map { String($0.output.1) }
+            dependencies[String(start.output.1)] = Set(quoted).intersection(names)
+        }
+        return dependencies
+    }
+
+    /// DESIGN §3: the wire bodies, the clients and the Models do not link the engine, the fakes that run in a
+    /// session, the task-ownership hooks or SQLite — through any chain of dependencies, not only their own imports.
+    @Test func noClientOrModelLinksTheEngineOrTheHooksThroughAnyDependency() throws {
+        let dependencies = try Self.targetDependencies()
+        func closure(of target: String) -> Set<String> {
+            var seen: Set<String> = [], next = [target]
+            while let current = next.popLast() {
+                for dependency in dependencies[current] ?? [] where seen.insert(dependency).inserted { next.append(dependency) }
+            }
+            return seen
+        }
+        let engine: Set<String> = ["SessionRuntime", "CTaskOwnership", "ScenarioHost", "ControlServer", "LiveServices", "CSQLite", "ScenarioDaemon", "Systemd"]
+        // The reading is real: the shipped daemon reaches every one of them.
+        #expect(closure(of: "scenariod").isSuperset(of: engine), "\(closure(of: "scenariod").sorted())")
+        for client in ["ControlAPI", "ScenarioClient", "ScenarioImport", "ScenarioExplore", "scenarioctl", "FeedReader", "Ratings", "Assistant", "TaskModels"] {
+            #expect(dependencies[client] != nil, "no target \(client) in Package.swift")
+            let linked = closure(of: client).intersection(engine)
+            #expect(linked.isEmpty, "\(client) links \(linked.sorted()) (all it reaches: \(closure(of: client).sorted()))")
+        }
+    }
+
     @Test func noLibraryTargetDependsOnTheExampleModels() throws {
         let manifest = try String(contentsOf: Binaries.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
         // Each `.target(name: "X", dependencies: [...])` up to the next target declaration.

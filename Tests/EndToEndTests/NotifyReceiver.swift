@@ -5,7 +5,9 @@ import Synchronization
 final class NotifyReceiver: Sendable {
     let path: String
     private let descriptor: Int32
-    private let received = Mutex<[String]>([])
+    /// Apart from the receiver, so that the reading thread does not keep it alive (its deinit closes the socket).
+    private final class Inbox: Sendable { let messages = Mutex<[String]>([]) }
+    private let inbox = Inbox()
 
     init(path: String) throws {
         self.path = path
@@ -20,40 +22,45 @@ final class NotifyReceiver: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard bound == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let reading = descriptor, inbox = inbox
+        Thread.detachNewThread { Self.drain(reading, into: inbox) }
     }
 
     deinit {
+        // Ends the reader: recv on a socket shut down returns 0.
+        shutdown(descriptor, Int32(SHUT_RDWR))
         close(descriptor)
         unlink(path)
     }
 
     /// Every message received so far, oldest first.
-    var messages: [String] { received.withLock { $0 } }
+    var messages: [String] { inbox.messages.withLock { $0 } }
 
     /// Waits until a message containing `text` arrives (or was already received); nil after `limit`, which only
     /// guards against a hang: a passing test never waits that long.
     func waitFor(_ text: String, limit: Duration = .seconds(30)) async -> String? {
-        if let found = messages.first(where: { $0.contains(text) }) { return found }
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            let message = await receive(timeoutMilliseconds: 200)
-            if let message, message.contains(text) { return message }
+            if let found = messages.first(where: { $0.contains(text) }) { return found }
+            try? await Task.sleep(for: .milliseconds(10))
         }
-        return nil
+        return messages.first { $0.contains(text) }
     }
 
-    /// Receives one datagram off Swift concurrency's threads (poll and recv block).
-    private func receive(timeoutMilliseconds: Int32) async -> String? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [descriptor, self] in
-                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, timeoutMilliseconds) > 0 else { return continuation.resume(returning: nil) }
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let count = recv(descriptor, &buffer, buffer.count, 0)
-                guard count > 0 else { return continuation.resume(returning: nil) }
+    /// Reads every datagram as it comes, on a thread of its own (recv blocks), until the socket is closed. A reader
+    /// that read only while a test waited let the queue fill (net.unix.max_dgram_qlen is 10 here), and the daemon's
+    /// next sd_notify then blocked in sendmsg: a daemon stopped with SIGTERM never got past STOPPING=1.
+    private static func drain(_ descriptor: Int32, into inbox: Inbox) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count > 0 {
                 let message = String(decoding: buffer.prefix(count), as: UTF8.self)
-                self.received.withLock { $0.append(message) }
-                continuation.resume(returning: message)
+                inbox.messages.withLock { $0.append(message) }
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return
             }
         }
     }

@@ -1,5 +1,6 @@
 import Fakes
 import Foundation
+import SessionRuntime
 import Testing
 
 /// The `--wrap` flags a static link needs are written where each build passes them (the Debian package's script, the

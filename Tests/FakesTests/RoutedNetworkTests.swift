@@ -2,6 +2,7 @@ import Fakes
 import Foundation
 import HTTPTypes
 import Services
+import SessionRuntime
 import Testing
 
 @Suite struct RoutedNetworkTests {

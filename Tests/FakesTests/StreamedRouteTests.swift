@@ -2,6 +2,7 @@ import Fakes
 import Foundation
 import HTTPTypes
 import Services
+import SessionRuntime
 import Testing
 
 /// Issue 29: a route that answers with a stream delivers each chunk when the session's clock reaches it.

@@ -1,4 +1,5 @@
 @testable import Fakes
+@testable import SessionRuntime
 import Testing
 
 /// The check a daemon makes at start, in this (dynamically linked) test binary: every part of task ownership works.

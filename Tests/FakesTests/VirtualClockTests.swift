@@ -1,5 +1,6 @@
 import Fakes
 import Foundation
+import SessionRuntime
 import Testing
 
 actor Recorder<Value: Sendable> {

@@ -11,7 +11,9 @@ scenarioctl=.build/debug/scenarioctl
 wraps=(-Xlinker --wrap=swift_task_create -Xlinker --wrap=dispatch_after_f -Xlinker --wrap=dispatch_after -Xlinker --wrap=dispatch_async -Xlinker --wrap=dispatch_async_f)
 directory=$(mktemp -d /tmp/unwrapped-XXXX)
 binary=$directory/scenariod
-# The objects are the Debian package's: without the flags only the link is done again, and with them after.
+# The objects are the Debian package's: without the flags only the link is done again, and with them after. The
+# package graph is the packaged build's too (no benchmarks; see scripts/build-deb).
+export SCENARIOD_PACKAGING=1
 swift build -c release --static-swift-stdlib --product scenariod >/dev/null 2>&1
 cp .build/release/scenariod "$binary"
 swift build -c release --static-swift-stdlib "${wraps[@]}" --product scenariod >/dev/null 2>&1

@@ -2,6 +2,7 @@ import Fakes
 import FeedReader
 import Foundation
 import Services
+import SessionRuntime
 import Testing
 
 @Suite struct FeedReaderTests {

@@ -2,6 +2,7 @@ import Fakes
 import Foundation
 import HTTPTypes
 import Services
+import SessionRuntime
 
 /// A Model built by hand from fakes, the way the Services-layer pattern tests a Model without any host.
 struct ModelHarness<M: Model> {

@@ -2,6 +2,7 @@ import Fakes
 import Foundation
 import Ratings
 import Services
+import SessionRuntime
 import Testing
 
 @Suite struct RatingsTests {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import ScenarioFormat
 import Services
+import SessionRuntime
 import Testing
 
 /// Issue 29, item 4: a recorded WebSocket conversation becomes a scripted one whose replies are cued by the Model's

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 @testable import ScenarioFormat
 import Services
+import SessionRuntime
 import Testing
 
 /// Issue 29, item 2: a route's response may be a stream, written inline or read from a fixture; every problem is

@@ -1,5 +1,6 @@
 import CTaskOwnership
 import Dispatch
+import Fakes
 import Synchronization
 
 /// The executor a session's work runs on: every task the session starts, every `Task {}` those start (see

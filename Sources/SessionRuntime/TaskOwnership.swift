@@ -1,4 +1,5 @@
 import CTaskOwnership
+import Fakes
 import Synchronization
 
 /// The process-wide part of a session's ownership of its Model's tasks (DESIGN §4): the hooks `CTaskOwnership` puts
@@ -25,7 +26,7 @@ public enum TaskOwnership {
         return ctaskownership_creation_hooked() != 0
     }()
 
-    /// Runs `read`, scenariod's own read of the wall clock (a clock in ``VirtualClock/Mode/system`` mode), on the
+    /// Runs `read`, scenariod's own read of the wall clock (a clock in ``/Fakes/ClockMode/system`` mode), on the
     /// calling thread without reporting it as the Model's.
     static func readingWallClock<T>(_ read: () -> T) -> T {
         ctaskownership_set_infrastructure(1)

@@ -1,3 +1,4 @@
+import Fakes
 import Synchronization
 
 /// Numbers a session's journal entries 1, 2, 3… in arrival order, across the network fake and the fakes of a

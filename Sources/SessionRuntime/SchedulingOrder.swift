@@ -1,3 +1,4 @@
+import Fakes
 import Synchronization
 
 /// Which of several things ready at the same moment goes first: jobs ready on a session's executor, sleepers due

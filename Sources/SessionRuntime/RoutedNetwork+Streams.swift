@@ -1,6 +1,7 @@
+public import Fakes
 public import Foundation
-public import Services
 import HTTPTypes
+public import Services
 
 /// A streamed answer or WebSocket the fake is serving: what is due when, and the Model's read waiting on it.
 struct OpenStream {

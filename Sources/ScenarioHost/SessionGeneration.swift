@@ -4,13 +4,14 @@ import LiveServices
 import Logging
 import ScenarioFormat
 import Services
+import SessionRuntime
 
 /// One generation of a session's moving parts, built from its scenario: clock, store, network and Model.
 /// Resetting a session throws the generation away and builds a new one, so nothing of the old state survives.
 ///
 /// This is the one place that chooses implementations: fakes, or live ones where the scenario asks for them.
 /// A scenario with no live route gets no network client at all, so it cannot open a network socket.
-struct SessionRuntime: Sendable {
+struct SessionGeneration: Sendable {
     let clock: VirtualClock
     let store: any KeyValueService
     /// The network fake, whose conditions the control API switches.
@@ -40,7 +41,7 @@ struct SessionRuntime: Sendable {
 
     /// Builds the services for `scenario`, creates its Model and starts the Model's `run()`, then lets it settle.
     /// A durable store is reset to the seed when `resetStore` is set (a session reset).
-    static func start(_ scenario: Scenario, _ inputs: Inputs, resetStore: Bool = false) async throws(HostError) -> SessionRuntime {
+    static func start(_ scenario: Scenario, _ inputs: Inputs, resetStore: Bool = false) async throws(HostError) -> SessionGeneration {
         // The session owns its Model's tasks (DESIGN §4): they run on its executor, in the order its seed picks.
         // Each generation starts the order over, so a rewind or a reset replays it.
         inputs.executor.order = SchedulingOrder(seed: scenario.scheduleSeed)
@@ -112,7 +113,7 @@ struct SessionRuntime: Sendable {
         let model = await SessionScope.$current.withValue(scope) { await inputs.makeDriver(finished) }
         let startedAt = clock.now()
         await clock.spawnAndSettle(model.run)
-        return SessionRuntime(clock: clock, store: store, network: network, model: model, fakes: fakes, startedAt: startedAt,
+        return SessionGeneration(clock: clock, store: store, network: network, model: model, fakes: fakes, startedAt: startedAt,
                               recorder: recorder, liveNetwork: liveNetwork)
     }
 

@@ -1,6 +1,7 @@
+public import Fakes
 import Foundation
-public import Services
 import HTTPTypes
+public import Services
 
 /// The network fake: answers each request from the first route that matches it. Only a live route, or an unmatched
 /// request when `unmatchedGoesUpstream` is set, reaches `upstream` (the live network); nothing else ever does.
@@ -82,7 +83,7 @@ public actor RoutedNetwork: NetworkService {
     /// The names of the routes, in the order they are tried.
     public func routeNames() -> [String] { routes.map(\.name) }
 
-    /// Switches the network into `conditions` (``NetworkConditions/normal`` switches it back). The switch is a step
+    /// Switches the network into `conditions` (``/Fakes/NetworkConditions/normal`` switches it back). The switch is a step
     /// of the session's history, not a journal entry: the journal holds requests only, so its sequence numbers and
     /// counts are the requests the Model made.
     /// - Returns: Whether the switch broke an open stream, which the Model then has to see.

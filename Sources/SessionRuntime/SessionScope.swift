@@ -1,3 +1,4 @@
+public import Fakes
 import Synchronization
 
 /// What a task belongs to: the session whose Model started it, directly or through tasks it started.
@@ -5,7 +6,7 @@ import Synchronization
 /// A task-local value, so a `Task {}` copies it from the task that created it, and the runtime hook gives that task
 /// the session's ``SessionExecutor`` (DESIGN §4). A task without it (`Task.detached`, a thread) is work the
 /// session cannot see: when such work calls the session's services or sleeps on the wall clock, the scope records
-/// a ``ModelEscape``.
+/// a ``/Fakes/ModelEscape``.
 public final class SessionScope: Sendable {
     /// The scope of the running task, if it belongs to a session.
     @TaskLocal public static var current: SessionScope?

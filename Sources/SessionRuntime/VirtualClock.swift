@@ -1,6 +1,7 @@
+public import Fakes
 public import Foundation
-import Synchronization
 public import Services
+import Synchronization
 
 /// A clock that a session owns: time moves only when told (frozen) or from a start instant in real time (running).
 ///
@@ -11,15 +12,8 @@ public import Services
 /// settle after each, so the same actions always interleave the same way. This is why tests here use no
 /// wall-clock waits.
 public actor VirtualClock: ClockService {
-    /// How the clock moves on its own.
-    public enum Mode: String, Sendable, Codable, CaseIterable {
-        /// Moves only when advanced or set.
-        case frozen
-        /// Ticks in real time from the start instant; advancing and setting still work and add to it.
-        case running
-        /// Reads the system's time; sleepers wake in real time; it cannot be advanced or set.
-        case system
-    }
+    /// How the clock moves on its own (the scenario's `clock.mode`).
+    public typealias Mode = ClockMode
 
     private struct Sleeper {
         let id: Int
@@ -66,10 +60,10 @@ public actor VirtualClock: ClockService {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { scope.executor.asUnownedSerialExecutor() }
     private var ticker: Task<Void, Never>?
 
-    /// Whether clients may advance or set it (every mode but ``Mode/system``).
+    /// Whether clients may advance or set it (every mode but ``/Fakes/ClockMode/system``).
     public nonisolated var isMovable: Bool { mode != .system }
 
-    /// Creates a clock that reads `start` now (the system's time for ``Mode/system``), for the session `scope`.
+    /// Creates a clock that reads `start` now (the system's time for ``/Fakes/ClockMode/system``), for the session `scope`.
     public init(start: Date, mode: Mode, scope: SessionScope = SessionScope()) {
         self.frozenNow = Mutex(start)
         self.mode = mode

@@ -1,5 +1,6 @@
 import CTaskOwnership
 import Dispatch
+import Fakes
 import Foundation
 import Synchronization
 

@@ -1,4 +1,5 @@
 import CTaskOwnership
+import Fakes
 import Synchronization
 
 /// The main actor's jobs that belong to no session's work (a client's read of a `@MainActor` Model's state), as
