@@ -13,10 +13,11 @@ struct Dashboard: AsyncParsableCommand {
         The daemon serves the dashboard on its control socket (/dashboard/); a browser reaches it through this \
         bridge, which listens on 127.0.0.1 only and answers API requests only when they carry this run's secret: open \
         the URL it prints (the secret is in its fragment, which a browser never sends to a server; it is never a \
-        cookie). A printed URL opens one tab: the page trades its secret for the tab's own, so the copy the browser's \
-        history keeps opens nothing; each use prints the next URL, and a tab opens more with "Open in a new tab". Requests for another Host or from another Origin get 403, and those without \
-        the secret 401; none reaches the daemon. While the daemon is stopped, API requests get 503 \
-        daemonUnavailable at once and the page says so until it is back. Runs until interrupted (Ctrl-C).
+        cookie). A printed URL opens one tab: the page trades its secret for the tab's own, so the copy the \
+        browser's history keeps opens nothing; each use prints the next URL, and a tab opens more with "Open in a \
+        new tab". Requests for another Host or from another Origin get 403, and those without a tab's secret 401; \
+        none reaches the daemon. While the daemon is stopped, API requests get 503 daemonUnavailable at once and \
+        the page says so until it is back. Runs until interrupted (Ctrl-C).
         """)
     @OptionGroup var options: ClientOptions
     @OptionGroup var target: SessionOptions
