@@ -261,8 +261,10 @@ class BridgeVisitor(threading.Thread):
             match = re.search(r"127\.0\.0\.1:(\d+)/dashboard/#token=([0-9a-f]+)", self.log.read_text())
             port = int(match.group(1))
             # The printed link opens one tab: traded, as the page does, for the tab token every request carries.
-            token = httpx.post(f"http://127.0.0.1:{port}/bridge/tab", headers={"Authorization": f"Bearer {match.group(2)}"},
-                               timeout=10).raise_for_status().json()["token"]
+            opened = httpx.post(f"http://127.0.0.1:{port}/bridge/tab", headers={"Authorization": f"Bearer {match.group(2)}"},
+                                timeout=10)
+            opened.raise_for_status()
+            token = opened.json()["token"]
             opened = 0
             while time.monotonic() < self.deadline:
                 with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
