@@ -15,6 +15,11 @@ final class DashboardTokens: Sendable {
         var minted: [String: ContinuousClock.Instant] = [:]
         /// Tab tokens, the one used longest ago first: it is forgotten when there are too many.
         var tabs: [String] = []
+
+        /// Forgets the minted links that expired unused.
+        mutating func dropExpired(at now: ContinuousClock.Instant) {
+            minted = minted.filter { $0.value > now }
+        }
     }
 
     /// A tab minted link opens a tab for this long; the page uses it at once.
@@ -39,7 +44,7 @@ final class DashboardTokens: Sendable {
     func openTab(with link: String) -> String? {
         let now = ContinuousClock.now
         let (tab, newPrinted): (String?, String?) = state.withLock { state in
-            state.minted = state.minted.filter { $0.value > now }
+            state.dropExpired(at: now)
             let newPrinted: String?
             if Self.same(link, state.printed) {
                 state.printed = Self.fresh()
@@ -72,7 +77,7 @@ final class DashboardTokens: Sendable {
     func mintLink() -> String {
         let now = ContinuousClock.now
         return state.withLock { state in
-            state.minted = state.minted.filter { $0.value > now }
+            state.dropExpired(at: now)
             if state.minted.count >= Self.mintedLimit, let oldest = state.minted.min(by: { $0.value < $1.value }) {
                 state.minted[oldest.key] = nil
             }

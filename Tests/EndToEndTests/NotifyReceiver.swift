@@ -27,9 +27,9 @@ final class NotifyReceiver: Sendable {
     }
 
     deinit {
-        // Ends the reader: recv on a socket shut down returns 0.
+        // Ends the reader (recv on a socket shut down returns 0), which closes the descriptor itself: closed here, its
+        // number could be reused before the reader's next recv, which would then read another socket's datagrams.
         shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
         unlink(path)
     }
 
@@ -60,6 +60,7 @@ final class NotifyReceiver: Sendable {
             } else if count < 0 && errno == EINTR {
                 continue
             } else {
+                close(descriptor)
                 return
             }
         }

@@ -56,10 +56,14 @@ async function withToken(headers = {}) {
   const token = sessionStorage.getItem(tokenKey);
   return token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
 }
+/** The id of the session this tab shows, as the address holds it (percent-encoded); undefined on a list page. */
+function sessionInAddress() {
+  return (location.hash.match(/^#\/session\/(.+)$/) || [])[1];
+}
 /** Opens this page in a new tab through a one-use link this tab asks the bridge for (a tab's own token stays in it). */
 async function openNewTab() {
   const link = await api("POST", "/bridge/link");
-  const session = (location.hash.match(/^#\/session\/(.+)$/) || [])[1];
+  const session = sessionInAddress();
   window.open(`${location.pathname}#token=${link.token}${session ? `&session=${session}` : ""}`, "_blank", "noopener");
 }
 const newTab = document.getElementById("new-tab");
@@ -112,7 +116,7 @@ const connection = {
   refused(why) {
     this.down = true;
     tokenRefused = true;
-    const session = (location.hash.match(/^#\/session\/(.+)$/) || [])[1];
+    const session = sessionInAddress();
     const way = `${session ? ` Add &session=${session} to it to come back to this session.` : ""}`;
     // The bridge's messages quote commands in backticks, as a terminal shows them; a page shows quotes.
     this.say((why ? `${why}${way}` : "scenarioctl dashboard was restarted, and its new URL carries a token of its own: this tab "
