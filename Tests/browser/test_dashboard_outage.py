@@ -200,6 +200,8 @@ def test_a_bridge_restarted_on_its_port_is_named_with_the_way_back_to_the_sessio
         banner = outage_banner(browser)
         assert "Open the URL it printed last. Add &session=default to it to come back to this session." in banner, banner
         assert "`" not in banner, banner
+        # Its "Open in a new tab" would fail too: it is gone until a new URL is opened.
+        assert not browser.find_element(By.ID, "new-tab").is_displayed()
         assert all_disabled(browser), controls(browser)
         shoot(browser, "outage-bridge-restarted")
         # The way back works: the new URL with the session opens it.

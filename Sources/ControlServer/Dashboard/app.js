@@ -116,6 +116,8 @@ const connection = {
   refused(why) {
     this.down = true;
     tokenRefused = true;
+    // A tab without a token the bridge takes cannot open another either (a link a new URL brings reloads the page).
+    newTab.hidden = true;
     const session = sessionInAddress();
     const way = `${session ? ` Add &session=${session} to it to come back to this session.` : ""}`;
     // The bridge's messages quote commands in backticks, as a terminal shows them; a page shows quotes.
