@@ -100,7 +100,7 @@ let package = Package(
         .target(name: "ControlAPI", dependencies: ["Services"]),
         // The control API over a Unix socket (path or an inherited, socket-activated descriptor).
         .target(name: "ControlServer", dependencies: [
-            "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "SessionRuntime",
+            "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "SessionRuntime", "CMalloc",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -120,6 +120,7 @@ let package = Package(
             .embedInCode("Dashboard/icon.svg"),
         ]),
         // libsystemd, as SwiftPM sees it; the shim makes sd_journal_* callable (see FIELD-NOTES).
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The journal LogHandler, sd_notify, the watchdog and socket activation.
         .target(name: "Systemd", dependencies: [

@@ -1,3 +1,4 @@
+import CMalloc
 import Foundation
 import Prometheus
 import ScenarioHost
@@ -16,6 +17,7 @@ final class DaemonMetrics: Sendable {
     private let connections: Gauge
     private let ownership: Gauge
     private let residentBytes: Gauge
+    private let heapBytes: Gauge
     private let openDescriptors: Gauge
     private let threads: Gauge
     /// What every session's stores hold, by store (`journal`, `history`, `events`, `recording`).
@@ -40,6 +42,8 @@ final class DaemonMetrics: Sendable {
         connections = gauge("scenariod", "connections", help: "Connections to the control socket open.")
         ownership = gauge("scenariod", "task_ownership_complete", help: "1 when every way a Model starts work is owned by its session (GET /v1/health), else 0.")
         residentBytes = gauge("process", "resident_memory", unit: "bytes", help: "Resident memory size in bytes.")
+        heapBytes = gauge("scenariod", "heap_in_use", unit: "bytes",
+                          help: "Bytes malloc has handed out and not had back (glibc mallinfo2): resident memory without what freed memory the allocator keeps.")
         openDescriptors = gauge("process", "open_fds", help: "Number of open file descriptors.")
         threads = gauge("process", "threads", help: "Number of OS threads in the process.")
         let held = MetricNameDescriptor(namespace: "scenariod", metricName: "held", unitName: "bytes",
@@ -85,6 +89,7 @@ final class DaemonMetrics: Sendable {
         for (store, gauge) in heldBytes { gauge.set(to: Double(held[store])) }
         let process = ProcessFigures.read()
         residentBytes.set(to: Double(process.residentBytes))
+        heapBytes.set(to: Double(process.heapInUseBytes))
         openDescriptors.set(to: Double(process.openDescriptors))
         threads.set(to: Double(process.threads))
         var buffer: [UInt8] = []
@@ -94,9 +99,11 @@ final class DaemonMetrics: Sendable {
     }
 }
 
-/// The process's own figures, read from /proc (Linux).
+/// The process's own figures, read from /proc and glibc (Linux).
 struct ProcessFigures {
     var residentBytes = 0
+    /// Allocated and not freed, which tells a leak (it grows) from an allocator keeping freed pages (only RSS grows).
+    var heapInUseBytes = 0
     var openDescriptors = 0
     var threads = 0
 
@@ -109,6 +116,8 @@ struct ProcessFigures {
                 if line.hasPrefix("Threads:"), parts.count >= 2, let count = Int(parts[1]) { figures.threads = count }
             }
         }
+        let heap = mallinfo2()
+        figures.heapInUseBytes = Int(heap.uordblks + heap.hblkhd)
         figures.openDescriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
         return figures
     }

@@ -85,7 +85,7 @@ def test_limits_below_one_are_refused_at_start(tmp_path):
 
 def test_metrics_show_the_daemons_figures_in_prometheus_text(daemon_with):
     """GET /metrics: sessions, event streams, connections, requests by route and status, dropped events and the
-    process's memory, descriptors and threads, each with HELP and TYPE, and each moving as the daemon is used."""
+    process's memory (resident, and in use by malloc), descriptors and threads, each with HELP and TYPE, and each moving as the daemon is used."""
     import re
     daemon = daemon_with({})
 
@@ -104,10 +104,13 @@ def test_metrics_show_the_daemons_figures_in_prometheus_text(daemon_with):
     before, text = scrape()
     for name, kind in [("scenariod_sessions", "gauge"), ("scenariod_event_streams", "gauge"), ("scenariod_connections", "gauge"),
                        ("scenariod_events_dropped_total", "counter"), ("scenariod_task_ownership_complete", "gauge"),
-                       ("process_resident_memory_bytes", "gauge"), ("process_open_fds", "gauge"), ("process_threads", "gauge")]:
+                       ("process_resident_memory_bytes", "gauge"), ("scenariod_heap_in_use_bytes", "gauge"),
+                       ("process_open_fds", "gauge"), ("process_threads", "gauge")]:
         assert f"# TYPE {name} {kind}" in text and name in before, (name, text)
     assert before["scenariod_sessions"] == 0 and before["scenariod_task_ownership_complete"] == 1
     assert before["process_resident_memory_bytes"] > 1_000_000 and before["process_open_fds"] > 3 and before["process_threads"] >= 2
+    # What malloc handed out, read from glibc: an idle daemon already holds its catalog and its event loops.
+    assert before["scenariod_heap_in_use_bytes"] > 100_000, before
     for index in range(3):
         daemon.session("offline-demo", f"m{index}")
     daemon.call("GET", "/v1/sessions/no-such/state", expect=404)
