@@ -16,6 +16,7 @@ import sys
 import tempfile
 
 import daemon as daemon_module
+import fixtures
 import inprocess
 import load
 import nginx as nginx_module
@@ -298,6 +299,7 @@ def main():
         rows += scaling.rows(binary, REPOSITORY, work, seconds, say,
                              session_counts=(1, 100, 1000) if arguments.quick else (1, 100, 10_000))
         rows += startup_rows(binary, work, runs)
+        rows += fixtures.rows(binary, work / "fixtures", say)
         rows += inprocess_rows(figures)
         rows += memory_rows(binary, work, 1000 if arguments.quick else 10_000, 100 if arguments.quick else 1000)
     print(report.text(rows))

@@ -109,6 +109,6 @@ extension ControlRoutes {
         if let retry = body.retry, !(0...86_400_000).contains(retry) {
             throw APIError(.badRequest, "invalidRequest", "the push's 'retry' is \(retry); a reconnection time is 0 to 86,400,000 milliseconds (a day).")
         }
-        return Data(SSEEvent(event: body.event, id: body.id, data: data, retry: body.retry).text.utf8)
+        return SSEEvent(event: body.event, id: body.id, data: data, retry: body.retry).bytes
     }
 }

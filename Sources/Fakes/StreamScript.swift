@@ -19,7 +19,7 @@ public struct StreamScript: Sendable, Hashable {
 
         /// Creates a chunk holding `event` in the wire format, due at `offset`.
         public init(offset: Duration, event: SSEEvent) {
-            self.init(offset: offset, bytes: Data(event.text.utf8))
+            self.init(offset: offset, bytes: event.bytes)
         }
     }
 

@@ -10,7 +10,8 @@ extension ScenarioFileParser {
     static let streamItemKeys = ["at", "event", "id", "data", "retry", "text"]
 
     /// A chunk as written: the item, an event's data (nil for raw text; what a template's escaping is chosen by, only
-    /// when the chunk is a template), and where it was written (its fixture's node for a file's).
+    /// when the chunk is a template, so a fixture's plain event keeps it only then and is `[]` otherwise), and where
+    /// it was written (its fixture's node for a file's).
     typealias ParsedChunk = (item: StreamScript.Item, data: [String]?, node: Node)
 
     /// How a stream ends, as a scenario writes it.
@@ -145,101 +146,124 @@ extension ScenarioFileParser {
         return kind == "jsonl" ? jsonLines(text, file: place, fixtureNode: node) : transcript(text, file: place, fixtureNode: node)
     }
 
+    /// A fixture's lines: plain events read on every core, a slice of the file each (a big fixture's load is mostly
+    /// theirs); then, in order, each offset set and checked, and every other line read through YAML, problems placed.
     private mutating func jsonLines(_ text: String, file: String, fixtureNode: Node) -> [ParsedChunk] {
+        var text = text
+        let (lines, slices) = text.withUTF8 { bytes -> ([(number: Int, bytes: Range<Int>)], [[PlainEvent?]]) in
+            let lines = Self.lines(of: bytes)
+            let slice = max(1_000, lines.count / 16)
+            let slices = stride(from: 0, to: lines.count, by: slice).map { $0..<min($0 + slice, lines.count) }
+            return (lines, ConcurrentMap.map(slices) { slice in
+                lines[slice].map { Self.plainEvent(UnsafeBufferPointer(rebasing: bytes[$0.bytes])) }
+            })
+        }
         var items: [ParsedChunk] = []
-        // Lines found by byte, not by Character: grapheme breaking over a big fixture cost a third of its load.
-        for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
-        where !bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
-            let line = Substring(bytes)
-            let previous = items.last?.item.offset ?? .zero
-            if var parsed = Self.plainEvent(line, after: previous) {
-                parsed.node = fixtureNode
-                items.append(parsed)
+        items.reserveCapacity(lines.count)
+        // The last event's offset, kept here: reading it from `items.last` copies the whole chunk each time.
+        var previous = Duration.zero
+        for (line, plain) in zip(lines, slices.joined()) {
+            if let plain, (plain.at ?? previous) >= previous {
+                previous = plain.at ?? previous
+                items.append((StreamScript.Item(offset: previous, bytes: plain.bytes), plain.templateData.map { [$0] } ?? [], fixtureNode))
                 continue
             }
             let outer = reader
             reader = NodeReader(file: file)
-            if let node = try? Yams.compose(yaml: String(line)), line.trimmingCharacters(in: .whitespaces).hasPrefix("{") {
+            let written = text.utf8.withContiguousStorageIfAvailable { String(decoding: UnsafeBufferPointer(rebasing: $0[line.bytes]), as: UTF8.self) } ?? ""
+            if let node = try? Yams.compose(yaml: written), written.trimmingCharacters(in: .whitespaces).hasPrefix("{") {
                 if var parsed = parseStreamItem(node, at: "event", after: previous) {
                     parsed.node = fixtureNode
+                    previous = parsed.item.offset
                     items.append(parsed)
                 }
             } else {
-                reader.report("line \(index + 1) is not a JSON object; write one event per line, such as {\"at\": \"+200ms\", \"data\": \"Hel\"}.", line: 1, column: nil)
+                reader.report("line \(line.number) is not a JSON object; write one event per line, such as {\"at\": \"+200ms\", \"data\": \"Hel\"}.", line: 1, column: nil)
             }
             let found = reader.problems
             reader = outer
             for problem in found {
-                reader.report(problem.message, inFile: file, line: index + 1, column: problem.column)
+                reader.report(problem.message, inFile: file, line: line.number, column: problem.column)
             }
         }
         return items
     }
 
-    /// A fixture line that is a plain event, read as JSON without YAML: `{"at": "+1ms", "event": "token", "data":
-    /// {…}}` with text `at`, `event` and `id`, `data` text or an object or array, an integer `retry` in range, at or
-    /// after `previous`. Big fixtures are mostly such lines, and reading each as a YAML document cost 99 % of a
-    /// fixture's load (15 MB took 25 s). Nil for anything else, which the YAML reading takes, with its problems
-    /// placed; what it makes of a plain event is the same item, byte for byte (`StreamRouteTests`).
-    static func plainEvent(_ line: Substring, after previous: Duration) -> ParsedChunk? {
-        guard line.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) == UInt8(ascii: "{"),
-              hasOnlyPlainIntegers(line.utf8),
-              case .object(let fields)? = try? JSONValue(strictJSON: Data(line.utf8)),
-              fields.keys.allSatisfy(streamItemKeys.contains), fields["text"] == nil else { return nil }
-        var at = previous
-        if let written = fields["at"] {
-            guard case .string(let text) = written,
-                  let offset = DurationText.parse(text.hasPrefix("+") ? String(text.dropFirst()) : text), offset >= previous else { return nil }
-            at = offset
+    /// The lines of `bytes` that hold more than whitespace, with their 1-based numbers; found by byte (grapheme
+    /// breaking over a big fixture cost a third of its load).
+    private static func lines(of bytes: UnsafeBufferPointer<UInt8>) -> [(number: Int, bytes: Range<Int>)] {
+        var lines: [(number: Int, bytes: Range<Int>)] = []
+        guard let base = bytes.baseAddress else { return lines }
+        var start = 0, number = 0
+        while start < bytes.count {
+            number += 1
+            let end = if let found = memchr(base + start, 0x0A, bytes.count - start) {
+                UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            } else {
+                bytes.count
+            }
+            if bytes[start..<end].contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) {
+                lines.append((number, start..<end))
+            }
+            start = end + 1
         }
-        func singleLine(_ key: String) -> String?? {
-            guard let value = fields[key] else { return .some(nil) }
-            guard case .string(let text) = value, !text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else { return nil }
-            return .some(text)
-        }
-        guard let event = singleLine("event"), let id = singleLine("id") else { return nil }
-        var retry: Int?
-        if let written = fields["retry"] {
-            guard case .int(let value) = written, (0...86_400_000).contains(value) else { return nil }
-            retry = value
-        }
-        let data: String
-        switch fields["data"] {
-        case .string(let text)?: data = text
-        case let value? where value.isObjectOrArray: data = String(decoding: value.jsonData, as: UTF8.self)
-        default: return nil
-        }
-        return (StreamScript.Item(offset: at, event: SSEEvent(event: event, id: id, data: data, retry: retry)), [data], .scalar(.init("")))
+        return lines
     }
 
-    /// Whether every number outside strings is a plain integer of at most 18 digits: YAML reads others (`1.0`, `-0`,
-    /// `1e3`, a 20-digit integer) its own way, so a line with one is left to it and stays as it always read.
-    private static func hasOnlyPlainIntegers(_ bytes: Substring.UTF8View) -> Bool {
-        var inString = false, escaped = false, digits = 0, inNumber = false, negative = false
-        for byte in bytes {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                if negative, digits == 0, byte == UInt8(ascii: "0") { return false }
-                inNumber = true
-                digits += 1
-                if digits > 18 { return false }
-            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"):
-                if inNumber { return false }
-            case UInt8(ascii: "-"):
-                inNumber = true
-                negative = true
+    /// A plain event line as read: its offset when written (else the previous event's), its bytes on the wire, and
+    /// its data when those bytes hold a `{{` (a template's chunk, whose escaping its data chooses; no other chunk's
+    /// data is read again, and a big fixture's load was a tenth keeping it).
+    struct PlainEvent {
+        var at: Duration?
+        var bytes: Data
+        var templateData: String?
+    }
+
+    /// A fixture line that is a plain event, read in one pass over its bytes without YAML: `{"at": "+1ms", "event":
+    /// "token", "data": {…}}` with text `at`, `event` and `id`, `data` text or an object or array, an integer `retry`
+    /// in range; its data is written as `JSONValue.jsonData` writes it, mostly copied as read (``JSONLineScanner``).
+    /// Big fixtures are mostly such lines, and reading each as a YAML document cost 99 % of a fixture's load (15 MB
+    /// took 25 s). Nil for anything else, which the YAML reading takes, with its problems placed; what it makes of a
+    /// plain event is the same item, byte for byte (`StreamRouteTests`).
+    static func plainEvent(_ line: UnsafeBufferPointer<UInt8>) -> PlainEvent? {
+        var scanner = JSONLineScanner(bytes: line)
+        guard scanner.take(UInt8(ascii: "{")) else { return nil }
+        var at: Duration?, event: String?, id: String?, data: [UInt8]?, retry: Int?
+        repeat {
+            guard let key = scanner.text(), scanner.take(UInt8(ascii: ":")) else { return nil }
+            switch key {
+            case "at" where at == nil:
+                guard let text = scanner.text(), let offset = DurationText.parse(text.hasPrefix("+") ? String(text.dropFirst()) : text) else { return nil }
+                at = offset
+            case "event" where event == nil, "id" where id == nil:
+                guard let text = scanner.text(), !text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else { return nil }
+                if key == "event" { event = text } else { id = text }
+            case "retry" where retry == nil:
+                guard let value = scanner.integer(), (0...86_400_000).contains(value) else { return nil }
+                retry = value
+            case "data" where data == nil:
+                if scanner.peek() == UInt8(ascii: "\"") {
+                    data = scanner.textBytes()
+                    guard data != nil else { return nil }
+                } else if scanner.peek() == UInt8(ascii: "{") || scanner.peek() == UInt8(ascii: "[") {
+                    var canonical: [UInt8] = []
+                    canonical.reserveCapacity(line.count)
+                    guard scanner.canonicalValue(into: &canonical) else { return nil }
+                    data = canonical
+                } else {
+                    return nil
+                }
             default:
-                if byte == UInt8(ascii: "\"") { inString = true }
-                inNumber = false
-                negative = false
-                digits = 0
+                // `text`, another key, or a key twice: the YAML reading says what is wrong.
+                return nil
             }
+        } while scanner.take(UInt8(ascii: ","))
+        guard scanner.take(UInt8(ascii: "}")), scanner.atEnd, let data else { return nil }
+        let bytes = data.withUnsafeBufferPointer { SSEEvent.bytes(event: event, id: id, retry: retry, data: $0) }
+        let templated = bytes.withUnsafeBytes { bytes in
+            bytes.indices.dropLast().contains { bytes[$0] == UInt8(ascii: "{") && bytes[$0 + 1] == UInt8(ascii: "{") }
         }
-        return true
+        return PlainEvent(at: at, bytes: bytes, templateData: templated ? String(decoding: data, as: UTF8.self) : nil)
     }
 
     private mutating func transcript(_ text: String, file: String, fixtureNode: Node) -> [ParsedChunk] {

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// One server-sent event (`text/event-stream`, WHATWG HTML §9.2): what ``SSEParser`` dispatches and what a
 /// scenario's streamed route writes.
 public struct SSEEvent: Sendable, Hashable, Codable {
@@ -20,22 +22,37 @@ public struct SSEEvent: Sendable, Hashable, Codable {
 
     /// The event in the wire format, one field per line and a `data:` line per line of ``data``, ending with the
     /// blank line that dispatches it.
-    public var text: String {
-        var text = ""
-        text.reserveCapacity(data.utf8.count + 32)
-        if let event { text += "event: \(event)\n" }
-        if let id { text += "id: \(id)\n" }
-        if let retry { text += "retry: \(retry)\n" }
-        // Split on the byte, not on Characters (a big fixture's every event passes here), unless the data holds a
-        // CR: then "\r\n" is one Character, which is not split, as it never was.
-        let lines: [Substring] = data.utf8.contains(UInt8(ascii: "\r"))
-            ? data.split(separator: "\n", omittingEmptySubsequences: false)
-            : data.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
-        for line in lines {
-            text += "data: "
-            text += line
-            text += "\n"
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// ``text`` as UTF-8 bytes, what a stream sends.
+    public var bytes: Data {
+        var data = data
+        return data.withUTF8 { Self.bytes(event: event, id: id, retry: retry, data: $0) }
+    }
+
+    /// The wire form of an event whose data is `data`'s UTF-8, written byte by byte: a big fixture's every event
+    /// passes here, its data never made a String.
+    package static func bytes(event: String?, id: String?, retry: Int?, data: UnsafeBufferPointer<UInt8>) -> Data {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + 32)
+        for (name, value) in [("event: ", event), ("id: ", id), ("retry: ", retry.map(String.init))] {
+            guard let value else { continue }
+            out += name.utf8
+            out += value.utf8
+            out.append(UInt8(ascii: "\n"))
         }
-        return text + "\n"
+        // A line ends at each line feed, except one after a carriage return: "\r\n" is one Character, which was
+        // never split.
+        var start = 0
+        for index in data.indices where data[index] == UInt8(ascii: "\n") && (index == 0 || data[index - 1] != UInt8(ascii: "\r")) {
+            out += "data: ".utf8
+            out += data[start..<index]
+            out.append(UInt8(ascii: "\n"))
+            start = index + 1
+        }
+        out += "data: ".utf8
+        out += data[start...]
+        out += "\n\n".utf8
+        return Data(out)
     }
 }

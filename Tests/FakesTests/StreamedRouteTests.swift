@@ -272,6 +272,21 @@ import Testing
         let event = SSEEvent(event: "done", id: "3", data: "line one\nline two", retry: 20)
         #expect(parse([event.text]) == [event])
     }
+
+    /// The wire form splits data at line feeds only; a carriage return stays in its line, with a line feed after it
+    /// too (a "\r\n" is one Character, never split), and the fields come in a fixed order.
+    @Test(arguments: [
+        (SSEEvent(data: ""), "data: \n\n"),
+        (SSEEvent(data: "one"), "data: one\n\n"),
+        (SSEEvent(data: "a\nb"), "data: a\ndata: b\n\n"),
+        (SSEEvent(data: "\n"), "data: \ndata: \n\n"),
+        (SSEEvent(data: "a\r\nb\rc\n"), "data: a\r\nb\rc\ndata: \n\n"),
+        (SSEEvent(event: "t", id: "7", data: "é😀", retry: 0), "event: t\nid: 7\nretry: 0\ndata: é😀\n\n"),
+    ])
+    func anEventsWireForm(_ event: SSEEvent, _ text: String) {
+        #expect(event.text == text)
+        #expect(event.bytes == Data(text.utf8))
+    }
 }
 
 /// Issue 29: a WebSocket route is a scripted conversation on the session's clock.
