@@ -62,8 +62,11 @@ struct Clock: AsyncParsableCommand {
         discussion: "scenarioctl clock | scenarioctl clock advance 15m | scenarioctl clock set 2026-11-01T12:00:00Z",
         subcommands: [Show.self, Advance.self, Set.self], defaultSubcommand: Show.self)
 
-    static func print(_ now: Date, _ options: ClientOptions) {
-        options.output(ClockBody(now: now)) { Output.instant(now) }
+    /// The time; with `--json`, also the next instant something sleeps until (`nextWake`, absent when nothing
+    /// does), as the API answers it.
+    static func print(_ now: Date, _ client: ScenarioClient, _ session: String, _ options: ClientOptions) async throws {
+        let body = options.json ? ClockBody(now: now, nextWake: try await client.nextWake(session: session)) : ClockBody(now: now)
+        options.output(body) { Output.instant(now) }
     }
 
     struct Show: AsyncParsableCommand {
@@ -71,7 +74,7 @@ struct Clock: AsyncParsableCommand {
         @OptionGroup var options: ClientOptions
         @OptionGroup var target: SessionOptions
         func run() async throws {
-            try await options.run { client in Clock.print(try await client.clock(session: target.id), options) }
+            try await options.run { client in try await Clock.print(try await client.clock(session: target.id), client, target.id, options) }
         }
     }
 
@@ -81,7 +84,9 @@ struct Clock: AsyncParsableCommand {
         @OptionGroup var target: SessionOptions
         @Argument(help: "A duration: 250ms, 2s, 15m, 1h30m.") var duration: String
         func run() async throws {
-            try await options.run { client in Clock.print(try await client.advanceClock(by: duration, session: target.id), options) }
+            try await options.run { client in
+                try await Clock.print(try await client.advanceClock(by: duration, session: target.id), client, target.id, options)
+            }
         }
     }
 
@@ -94,7 +99,9 @@ struct Clock: AsyncParsableCommand {
             guard let date = InstantText.parse(instant) else {
                 throw ValidationError(InstantText.problem(instant) ?? instant)
             }
-            try await options.run { client in Clock.print(try await client.setClock(to: date, session: target.id), options) }
+            try await options.run { client in
+                try await Clock.print(try await client.setClock(to: date, session: target.id), client, target.id, options)
+            }
         }
     }
 }
