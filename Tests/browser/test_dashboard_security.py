@@ -506,6 +506,9 @@ def test_a_printed_url_opens_one_tab_so_the_browsers_history_keeps_no_key(stack)
             wait(other, lambda: "That URL opened nothing" in banner_text(other), "the used URL refused")
             shoot(other, "security-06-used-url")
             assert "opened a tab already" in banner_text(other) and "printed last" in banner_text(other), banner_text(other)
+            # Quoted as a page quotes, and nothing left that says it is still loading.
+            assert "“scenarioctl dashboard”" in banner_text(other) and "“Open in a new tab”" in banner_text(other), banner_text(other)
+            assert "Loading" not in other.find_element(By.ID, "main").text, other.find_element(By.ID, "main").text
             assert other.execute_script("return sessionStorage.getItem('scenariod-dashboard-token')") is None
             assert not other.find_elements(By.CSS_SELECTOR, '#scenarios tr[data-scenario="offline-demo"]')
             assert other.current_url == f"{bridge.base}/dashboard/#/scenarios", other.current_url

@@ -120,9 +120,12 @@ const connection = {
     newTab.hidden = true;
     const session = sessionInAddress();
     const way = `${session ? ` Add &session=${session} to it to come back to this session.` : ""}`;
-    // The bridge's messages quote commands in backticks, as a terminal shows them; a page shows quotes.
+    // The bridge's messages quote commands in backticks and labels in straight quotes, as a terminal shows them; a
+    // page shows typographic quotes for both.
     this.say((why ? `${why}${way}` : "scenarioctl dashboard was restarted, and its new URL carries a token of its own: this tab "
-      + `can no longer reach it. Open the URL it printed last.${way}`).replace(/`([^`]*)`/g, "“$1”"));
+      + `can no longer reach it. Open the URL it printed last.${way}`).replace(/[`"]([^`"]*)[`"]/g, "“$1”"));
+    // A page that never drew (a used link opened in a new tab) would go on saying "Loading…" under the banner.
+    if (main.textContent.trim() === "Loading…") main.replaceChildren();
   },
 
   found() {
