@@ -110,9 +110,14 @@ extension ScenarioFileParser {
         return json ? .json : .eventData
     }
 
+    /// An offset as written, a duration with an optional `+`: `200ms`, `+1.5s`.
+    static func offset(written text: String) -> Duration? {
+        DurationText.parse(text.hasPrefix("+") ? String(text.dropFirst()) : text)
+    }
+
     /// An offset from the stream's opening: `200ms`, `+1.5s`.
     mutating func offset(_ node: Node, at path: String) -> Duration? {
-        guard let text = node.scalar?.string, let duration = DurationText.parse(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
+        guard let text = node.scalar?.string, let duration = Self.offset(written: text) else {
             reader.report("\(path) must be an offset from the stream's opening such as '+200ms', '1.5s' or '2m', got \(reader.describe(node)).", at: node)
             return nil
         }
@@ -233,7 +238,7 @@ extension ScenarioFileParser {
             guard let key = scanner.text(), scanner.take(UInt8(ascii: ":")) else { return nil }
             switch key {
             case "at" where at == nil:
-                guard let text = scanner.text(), let offset = DurationText.parse(text.hasPrefix("+") ? String(text.dropFirst()) : text) else { return nil }
+                guard let text = scanner.text(), let offset = Self.offset(written: text) else { return nil }
                 at = offset
             case "event" where event == nil, "id" where id == nil:
                 guard let text = scanner.text(), !text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) else { return nil }
@@ -274,7 +279,7 @@ extension ScenarioFileParser {
         for (index, line) in lines.enumerated() {
             if line.hasPrefix(": at ") {
                 let written = line.dropFirst(5).trimmingCharacters(in: .whitespaces)
-                if let parsed = DurationText.parse(written.hasPrefix("+") ? String(written.dropFirst()) : written) {
+                if let parsed = Self.offset(written: written) {
                     if parsed < offset {
                         reader.report("': at \(written)' is before the previous event's \(DurationText.format(offset)); list events in the order they arrive.", inFile: file, line: index + 1)
                     }
