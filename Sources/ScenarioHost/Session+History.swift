@@ -66,19 +66,21 @@ extension Session {
         guard changes.steps.indices.contains(number) else {
             throw HostError(.unknownStep, "session '\(id)' has no step \(number); its history has steps 0 to \(changes.steps.count - 1) (GET /v1/sessions/\(id)/history lists them).")
         }
-        let replay = changes.steps.dropFirst().prefix(number).map(\.change)
+        var replay = ArraySlice(changes.steps.dropFirst().prefix(number).map(\.change))
         changes.removeAll()
         held.set(.history, to: 0)
         _ = journaling.takeCaused()
         try await restart()
         await remember(.start, tell: false)
-        for change in replay {
-            do {
+        try await LongRun.repeating { () async throws(HostError) -> Bool in
+            guard let change = replay.popFirst() else { return false }
+            do throws(HostError) {
                 try await apply(change)
             } catch where error.code == .clockMoveTooLong {
                 // The original move stopped there too.
             }
             await remember(change, tell: false)
+            return true
         }
         logger.notice("session rewound to step \(number)")
         let state = try await publishStateIfChanged()

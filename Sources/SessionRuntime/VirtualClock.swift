@@ -212,11 +212,13 @@ public actor VirtualClock: ClockService {
 
     /// Wakes what is due by `target`, one sleeper at a time, settling the session after each. Each wake and what it
     /// makes ready run on the caller's thread (``SessionExecutor/run(_:)``), and the settles wait from outside the
-    /// session's work: a move costs no switch onto the session's queue and back for each sleeper.
+    /// session's work: a move costs no switch onto the session's queue and back for each sleeper. A long move goes on
+    /// off the caller's thread after a slice (``LongRun``).
     private nonisolated func move(to target: Date, wakeLimit: Int = .max) async -> Bool {
         await settle()
         var woken = 0
-        while true {
+        var arrived = true
+        await LongRun.repeating {
             // A periodic task and a long move mean unbounded work (a refresh every 15 minutes for 400 years):
             // stop where the limit is reached rather than hold the session for hours.
             let stopping = woken >= wakeLimit
@@ -224,10 +226,15 @@ public actor VirtualClock: ClockService {
             case .woke:
                 woken += 1
                 await settle()
-            case .stopped: return false
-            case .arrived: return true
+                return true
+            case .stopped:
+                arrived = false
+                return false
+            case .arrived:
+                return false
             }
         }
+        return arrived
     }
 
     /// What one turn of a move did.

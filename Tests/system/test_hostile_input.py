@@ -189,6 +189,32 @@ def test_a_clock_move_that_would_fire_timers_without_end_stops_with_a_clear_erro
     daemon.call("POST", f"/v1/sessions/{session}/clock/advance", json={"by": "15m"}, expect=200)
 
 
+
+def test_a_long_rewind_holds_up_no_other_connection(daemon):
+    # Found by API fuzzing: a rewind replaying clock moves that each woke 10,000 timers ran for 40 s on the event
+    # loop of its connection, and every other connection on that loop (the daemon has one per core) waited for it,
+    # `GET /v1/health` included. Counted, not timed: health checks, each on a connection of its own, are answered
+    # by the hundred while the rewind runs; blocked, every other one would wait for the rewind to end.
+    session = daemon.session("feed-updates", "long")
+    for _ in range(3):
+        daemon.call("POST", f"/v1/sessions/{session}/clock/advance", json={"by": "999999h"}, expect=409)
+    before = daemon.call("GET", f"/v1/sessions/{session}/state", expect=200).content
+    rewound = {}
+
+    def rewind():
+        with httpx.Client(transport=httpx.HTTPTransport(uds=daemon.socket), base_url="http://scenariod", timeout=300) as client:
+            rewound["answer"] = client.post(f"/v1/sessions/{session}/rewind", json={"step": 3})
+
+    thread = threading.Thread(target=rewind)
+    thread.start()
+    answered_meanwhile = 0
+    while thread.is_alive():
+        with httpx.Client(transport=httpx.HTTPTransport(uds=daemon.socket), base_url="http://scenariod", timeout=300) as client:
+            assert client.get("/v1/health").status_code == 200
+        answered_meanwhile += thread.is_alive()
+    assert rewound["answer"].status_code == 200 and rewound["answer"].content == before, rewound["answer"].text[:300]
+    assert answered_meanwhile >= 20, answered_meanwhile
+
 FRAMING = [
     ("a Content-Length that is not a number", b"Content-Length: abc\r\n\r\n1", 400, "malformedRequest", "content-length"),
     ("two Content-Lengths", b"Content-Length: 1\r\nContent-Length: 2\r\n\r\n1", 400, "malformedRequest", "content-length"),
