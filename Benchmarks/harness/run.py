@@ -19,6 +19,7 @@ import daemon as daemon_module
 import fixtures
 import inprocess
 import load
+import mcp_calls
 import nginx as nginx_module
 import pertest
 import report
@@ -54,6 +55,16 @@ def build_daemon(work: pathlib.Path):
     binary.write_bytes(pathlib.Path(bin_path, "scenariod").read_bytes())
     binary.chmod(0o755)
     return str(binary)
+
+
+def build_scenarioctl():
+    """scenarioctl, release (dynamic, in .build beside the in-process benchmarks' release build): the MCP client's
+    server. Without the task hooks: scenarioctl hosts no Model."""
+    say("== release build of scenarioctl")
+    build = ["swift", "build", "-c", "release", "--product", "scenarioctl"]
+    subprocess.run(build, cwd=REPOSITORY, check=True, stdout=sys.stderr)
+    bin_path = subprocess.run([*build, "--show-bin-path"], cwd=REPOSITORY, check=True, capture_output=True, text=True).stdout.strip()
+    return str(pathlib.Path(bin_path, "scenarioctl"))
 
 
 def probe_bodies(binary, work):
@@ -300,6 +311,7 @@ def main():
                              session_counts=(1, 100, 1000) if arguments.quick else (1, 100, 10_000))
         rows += startup_rows(binary, work, runs)
         rows += fixtures.rows(binary, work / "fixtures", say)
+        rows += mcp_calls.rows(binary, build_scenarioctl(), say, calls=100 if arguments.quick else 500)
         rows += inprocess_rows(figures)
         rows += memory_rows(binary, work, 1000 if arguments.quick else 10_000, 100 if arguments.quick else 1000)
     print(report.text(rows))

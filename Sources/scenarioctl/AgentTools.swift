@@ -3,6 +3,7 @@ import Foundation
 import MCP
 import ScenarioClient
 import Services
+import Synchronization
 
 /// The tools `scenarioctl mcp` offers a coding agent: the daemon's verbs (``AgentVerb``), and one tool per action of
 /// each Model the daemon hosts (``ActionTool``), read from `GET /v1/models` at every `tools/list` so a tool's schema
@@ -11,6 +12,14 @@ struct AgentTools: Sendable {
     let client: ScenarioClient
     /// Called after a tool opened or closed a session: the resource list changed.
     let resourcesChanged: @Sendable () async -> Void
+    /// The action tools as the last `tools/list` (or a call's look-up) read them: a call finds its tool here rather
+    /// than ask `GET /v1/models` again, which cost each call a second request and the decoding of every Model's
+    /// actions. A name not found here is looked up afresh, so a daemon restarted with other Models is followed.
+    private let known = Known()
+
+    private final class Known: Sendable {
+        let tools = Mutex<[String: ActionTool]>([:])
+    }
 
     /// A tool call refused before or by the daemon: the API's error code and message, or the argument that was wrong.
     struct Failure: Error {
@@ -23,9 +32,17 @@ struct AgentTools: Sendable {
         AgentVerb.all.map(\.tool) + (try await actionTools()).map(\.tool)
     }
 
-    /// One tool per action of each Model, as `GET /v1/models` describes them now.
+    /// One tool per action of each Model, as `GET /v1/models` describes them now (and kept for calls).
     private func actionTools() async throws -> [ActionTool] {
-        try await client.models().flatMap { model in model.actions.map { ActionTool(model: model.name, action: $0) } }
+        let tools = try await client.models().flatMap { model in model.actions.map { ActionTool(model: model.name, action: $0) } }
+        known.tools.withLock { $0 = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
+        return tools
+    }
+
+    /// The action tool `name`, as last read, or read afresh when it was not there.
+    private func actionTool(named name: String) async throws -> ActionTool? {
+        if let tool = known.tools.withLock({ $0[name] }) { return tool }
+        return try await actionTools().first { $0.name == name }
     }
 
     /// Runs the tool `name`. A refusal is a tool error (`isError`) with the code and message in `structuredContent`
@@ -37,7 +54,7 @@ struct AgentTools: Sendable {
                 let given = try ToolArguments(arguments, schema: verb.schema)
                 result = try await verb.run(client, given)
                 if verb.changesResources { await resourcesChanged() }
-            } else if let tool = try await actionTools().first(where: { $0.name == name }) {
+            } else if let tool = try await actionTool(named: name) {
                 result = try await tool.perform(on: client, with: ToolArguments(arguments, schema: tool.schema))
             } else {
                 throw MCPError.invalidParams("No tool is named '\(name)'; tools/list names them (the daemon's verbs, and MODEL_ACTION for each Model's actions).")

@@ -157,3 +157,37 @@ def test_resource_templates_not_found_and_list_changed_on_save(daemon, scenarioc
     assert "unknownSession" in errors[1].error.message and "unknownScenario" in errors[2].error.message
     assert "scenariod://scenarios/saved-by-agent/scenario.yaml" in listed
     assert "a session whose scenario runs Assistant" in tools["assistant_send"].description
+
+
+def test_messages_split_across_reads_or_sharing_one_are_each_answered_and_standard_input_stays_blocking(daemon, scenarioctl):
+    # scenarioctl reads standard input with blocking reads of its own (the SDK's transport slept 10 ms whenever
+    # nothing was there, and set O_NONBLOCK on the descriptor it shares with its client): a message may arrive in
+    # pieces, or several in one write, and each is answered once.
+    import os
+    import subprocess
+    import time
+    process = subprocess.Popen([scenarioctl, "mcp", "--socket", daemon.socket], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        def message(number, method, params):
+            return json.dumps({"jsonrpc": "2.0", "id": number, "method": method, "params": params}).encode() + b"\n"
+
+        initialize = message(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                                "clientInfo": {"name": "pieces", "version": "1"}})
+        for piece in (initialize[:7], initialize[7:40], initialize[40:]):
+            process.stdin.write(piece)
+            process.stdin.flush()
+            time.sleep(0.05)
+        assert json.loads(process.stdout.readline())["result"]["serverInfo"]["name"] == "scenariod"
+        flags = open(f"/proc/{process.pid}/fdinfo/0").read()
+        assert int(flags.split("flags:")[1].split()[0], 8) & os.O_NONBLOCK == 0, flags
+        initialized = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}).encode() + b"\n"
+        process.stdin.write(initialized + message(2, "tools/list", {}) + b"\n" + message(3, "ping", {}))
+        process.stdin.flush()
+        answers = [json.loads(process.stdout.readline()) for _ in range(2)]
+        assert sorted(answer["id"] for answer in answers) == [2, 3], answers
+        assert any(tool["name"] == "open_session" for tool in next(a for a in answers if a["id"] == 2)["result"]["tools"])
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0, process.stderr.read()
+    finally:
+        process.kill()
