@@ -91,8 +91,11 @@ extension ControlRoutes {
     func addJournalRoutes(to router: EndpointRouter) {
         for (path, unmatchedOnly) in [("/v1/sessions/:session/journal", false), ("/v1/sessions/:session/journal/unmatched", true)] {
             router.get(path) { _, context in
-                let journal = try await session(context).encodedJournal(unmatchedOnly: unmatchedOnly)
-                return JSONResponse.make(json: JournalBody.json(entries: journal.entries, dropped: journal.dropped, capacity: journal.capacity))
+                // The buffer itself is kept: a read of an unchanged journal sends it without a copy.
+                let body = try await session(context).journalBody(unmatchedOnly: unmatchedOnly) { journal in
+                    ByteBuffer(bytes: JournalBody.json(entries: journal.entries, dropped: journal.dropped, capacity: journal.capacity))
+                }
+                return JSONResponse.make(json: body)
             }
         }
         router.get("/v1/sessions/:session/journal/counts") { _, context in

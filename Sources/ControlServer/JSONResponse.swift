@@ -16,8 +16,12 @@ enum JSONResponse {
 
     /// A response of JSON that is encoded already (a Model's state).
     static func make(json data: Data, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        make(json: ByteBuffer(bytes: data), status: status)
+    }
+
+    /// JSON already in a buffer (one kept between reads is sent without a copy).
+    static func make(json buffer: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: buffer))
     }
 
     /// A state read: the state with its `ETag`, or `304 Not Modified` when `If-None-Match` names that tag

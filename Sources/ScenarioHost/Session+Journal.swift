@@ -25,6 +25,12 @@ extension Session {
         journaling.encoded(unmatchedOnly: unmatchedOnly)
     }
 
+    /// The journal's body for a read, as `assemble` writes it from ``encodedJournal(unmatchedOnly:)``, kept until the
+    /// journal next changes: reads of an unchanged journal cost what sending it costs.
+    public nonisolated func journalBody<Body: Sendable>(unmatchedOnly: Bool = false, assemble: (EncodedJournal) -> Body) -> Body {
+        journaling.body(unmatchedOnly: unmatchedOnly, assemble: assemble)
+    }
+
     /// Empties the journal.
     public func clearJournal() async {
         await takeTurn()

@@ -12,6 +12,11 @@ final class SessionJournal: Sendable {
         var generation = 0
         /// Entries' JSON from the last read, by sequence number, each with the entry it encodes.
         var encodings: [Int: (entry: NetworkExchange, json: Data)] = [:]
+        /// Counts every change to the journal, so that a read can tell whether the body it kept still shows it.
+        var version = 0
+        /// The body the last read of each kind assembled (every entry: false; the unmatched only: true), and the
+        /// version it shows.
+        var bodies: [Bool: (version: Int, body: any Sendable)] = [:]
     }
 
     /// What ``record(_:of:)`` did.
@@ -55,6 +60,7 @@ final class SessionJournal: Sendable {
         state.withLock { state in
             state.generation += 1
             state.journal.clear()
+            state.version += 1
             state.encodings = [:]
             held.set(.journal, to: 0)
         }
@@ -63,6 +69,7 @@ final class SessionJournal: Sendable {
     func clear() {
         state.withLock { state in
             state.journal.clear()
+            state.version += 1
             held.set(.journal, to: 0)
         }
     }
@@ -72,7 +79,27 @@ final class SessionJournal: Sendable {
     /// a thousand encodings (5 ms a read at the bound; BENCHMARKS.md, cost as work grows). What is kept is
     /// checked against the entry itself, so an entry a delayed answer completed is encoded again.
     func encoded(unmatchedOnly: Bool) -> EncodedJournal {
-        let (journal, known) = state.withLock { ($0.journal, $0.encodings) }
+        encodedWithVersion(unmatchedOnly: unmatchedOnly).encoded
+    }
+
+    /// The journal's body for a read, as `assemble` writes it from the entries' JSON: assembled again only when the
+    /// journal changed since the last read of the same kind, so a client polling an unchanged journal at its bound
+    /// gets the kept body (the caller's own type: the server keeps the buffer it sends) rather than a thousand
+    /// look-ups and a copy of every entry each time.
+    func body<Body: Sendable>(unmatchedOnly: Bool, assemble: (EncodedJournal) -> Body) -> Body {
+        let kept = state.withLock { state in
+            state.bodies[unmatchedOnly].flatMap { $0.version == state.version ? $0.body as? Body : nil }
+        }
+        if let kept { return kept }
+        let (encoded, version) = encodedWithVersion(unmatchedOnly: unmatchedOnly)
+        let body = assemble(encoded)
+        // Kept with the version it shows: a change meanwhile has moved the version on, and the next read assembles.
+        state.withLock { $0.bodies[unmatchedOnly] = (version, body) }
+        return body
+    }
+
+    private func encodedWithVersion(unmatchedOnly: Bool) -> (encoded: EncodedJournal, version: Int) {
+        let (journal, known, version) = state.withLock { ($0.journal, $0.encodings, $0.version) }
         var kept: [Int: (entry: NetworkExchange, json: Data)] = [:]
         kept.reserveCapacity(journal.entries.count)
         var entries: [Data] = []
@@ -88,12 +115,13 @@ final class SessionJournal: Sendable {
         }
         // Only entries still in the journal stay; a request journaled meanwhile is encoded at the next read.
         state.withLock { $0.encodings = kept }
-        return EncodedJournal(entries: entries, dropped: journal.dropped, capacity: journal.capacity)
+        return (EncodedJournal(entries: entries, dropped: journal.dropped, capacity: journal.capacity), version)
     }
 
     func record(_ exchange: NetworkExchange, of generation: Int) -> Recorded {
         state.withLock { state in
             guard generation == state.generation else { return .stale }
+            state.version += 1
             if state.caused.last != exchange.sequence { state.caused.append(exchange.sequence) }
             // Counted under the journal's lock, so two records cannot set the count out of order.
             defer { held.set(.journal, to: state.journal.bytes) }

@@ -1,4 +1,5 @@
-"""Journal reads are assembled from each entry's JSON kept between reads (SessionJournal.encoded): a read must
+"""Journal reads are assembled from each entry's JSON kept between reads, and the body is kept until the journal
+changes (SessionJournal.encoded, SessionJournal.body): a read must
 still show every change to the journal — an entry a delayed answer completed, entries dropped at the bound, a
 clear, a reset — and the unmatched read only what matched no route."""
 
