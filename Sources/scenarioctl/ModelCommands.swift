@@ -63,10 +63,9 @@ struct Clock: AsyncParsableCommand {
         subcommands: [Show.self, Advance.self, Set.self], defaultSubcommand: Show.self)
 
     /// The time; with `--json`, also the next instant something sleeps until (`nextWake`, absent when nothing
-    /// does), as the API answers it.
-    static func print(_ now: Date, _ client: ScenarioClient, _ session: String, _ options: ClientOptions) async throws {
-        let body = options.json ? ClockBody(now: now, nextWake: try await client.nextWake(session: session)) : ClockBody(now: now)
-        options.output(body) { Output.instant(now) }
+    /// does), as the API answered it.
+    static func print(_ clock: ClockBody, _ options: ClientOptions) {
+        options.output(clock) { Output.instant(clock.now) }
     }
 
     struct Show: AsyncParsableCommand {
@@ -74,7 +73,7 @@ struct Clock: AsyncParsableCommand {
         @OptionGroup var options: ClientOptions
         @OptionGroup var target: SessionOptions
         func run() async throws {
-            try await options.run { client in try await Clock.print(try await client.clock(session: target.id), client, target.id, options) }
+            try await options.run { client in Clock.print(try await client.clockBody(session: target.id), options) }
         }
     }
 
@@ -84,9 +83,7 @@ struct Clock: AsyncParsableCommand {
         @OptionGroup var target: SessionOptions
         @Argument(help: "A duration: 250ms, 2s, 15m, 1h30m.") var duration: String
         func run() async throws {
-            try await options.run { client in
-                try await Clock.print(try await client.advanceClock(by: duration, session: target.id), client, target.id, options)
-            }
+            try await options.run { client in Clock.print(try await client.advanceClockBody(by: duration, session: target.id), options) }
         }
     }
 
@@ -99,9 +96,7 @@ struct Clock: AsyncParsableCommand {
             guard let date = InstantText.parse(instant) else {
                 throw ValidationError(InstantText.problem(instant) ?? instant)
             }
-            try await options.run { client in
-                try await Clock.print(try await client.setClock(to: date, session: target.id), client, target.id, options)
-            }
+            try await options.run { client in Clock.print(try await client.setClockBody(to: date, session: target.id), options) }
         }
     }
 }
