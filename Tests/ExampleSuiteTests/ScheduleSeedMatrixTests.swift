@@ -53,6 +53,18 @@ import Testing
         }
     }
 
+    /// A move that wakes 400 timers due together runs far past the 2 ms a move may hold its caller's thread, so it
+    /// goes on on the global executor part-way (`LongRun`): the seed still names one run, whichever threads ran it.
+    @Test(arguments: Mode.allCases, models)
+    func aMoveThatLeavesItsCallersThreadPartWayStillGivesOneRunPerSeed(mode: Mode, scenario: String) async throws {
+        let daemon = try await mode.start()
+        for seed in [3, 8] {
+            let runs = try await Self.runs(scenario, kind: .timers, count: 400, seed: seed, sessions: 40, daemon: daemon)
+            #expect(runs.count == 1, "\(scenario), 400 timers under seed \(seed) ended \(runs.count) ways in 40 sessions")
+            #expect(runs.first?.arrivals.count == 400)
+        }
+    }
+
     @Test(arguments: Mode.allCases, models)
     func aSeedGivesOneRunIn200SessionsForEveryKindOfTie(mode: Mode, scenario: String) async throws {
         let daemon = try await mode.start()
