@@ -52,7 +52,9 @@ let package = Package(
     ],
     targets: [
         // The protocols every Model sees, and the value types they pass.
-        .target(name: "Services", dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")]),
+        .target(name: "Services", dependencies: ["CThreadSanitizer", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        // ThreadSanitizer's annotations for the locks it cannot see (Synchronization.Mutex); no-ops in other builds.
+        .target(name: "CThreadSanitizer"),
         // Models: application logic; they import Services and nothing else of ours.
         .target(name: "FeedReader", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "Ratings", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
@@ -100,7 +102,7 @@ let package = Package(
         .target(name: "ControlAPI", dependencies: ["Services"]),
         // The control API over a Unix socket (path or an inherited, socket-activated descriptor).
         .target(name: "ControlServer", dependencies: [
-            "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "SessionRuntime", "CMalloc",
+            "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "CMalloc",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -147,11 +149,11 @@ let package = Package(
         // For test suites: a daemon for the run, a session per test, state and journal assertions.
         // Both modes: a daemon process over its socket, or the engine in the test's process (no socket).
         .target(name: "ScenarioTesting", dependencies: [
-            "ScenarioClient", "ControlAPI", "Services", "Fakes", "SessionRuntime", "ControlServer", "ScenarioHost", "ScenarioFormat", "ScenarioExplore",
+            "ScenarioClient", "ControlAPI", "Services", "Fakes", "ControlServer", "ScenarioHost", "ScenarioFormat", "ScenarioExplore",
         ]),
         // The daemon as a library: flags, socket and state rules, reload, status, systemd; any team's Models.
         .target(name: "ScenarioDaemon", dependencies: [
-            "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd", "Services", "Fakes", "SessionRuntime",
+            "ControlServer", "ScenarioHost", "ScenarioFormat", "Systemd", "Services", "Fakes",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -177,7 +179,7 @@ let package = Package(
         ]),
         // A team's daemon for the end-to-end and system tests: one Model and one service of its own (scenariod's
         // Models use none), so the service API is driven over a socket. Built by every build, never packaged.
-        .executableTarget(name: "fixtured", dependencies: ["ScenarioDaemon", "Fakes", "SessionRuntime", "Services", "TaskModels"], path: "Tests/Fixtures/fixtured"),
+        .executableTarget(name: "fixtured", dependencies: ["ScenarioDaemon", "Fakes", "Services", "TaskModels"], path: "Tests/Fixtures/fixtured"),
         // Models that start their own tasks (a @MainActor class with a Task {} timer, fan-outs, escapes), for the
         // tests of the session's ownership of them; hosted by fixtured and in-process. Not shipped.
         .target(name: "TaskModels", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Tests/Fixtures/TaskModels"),
@@ -195,7 +197,7 @@ let package = Package(
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "SessionRuntime", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
         // The OpenAPI documents and WireMock mappings are read from the source tree (#filePath), as the malformed-scenario corpus is.
         .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "Services", "Fakes", .product(name: "Yams", package: "Yams")], exclude: ["OpenAPI", "WireMock"]),
-        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "SessionRuntime", "FeedReader", "Ratings", "Assistant", "TaskModels",
+        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TaskModels",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         // The daemon library as a team that owns main uses it: a Service in its own group.
@@ -206,7 +208,7 @@ let package = Package(
         ]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
         .testTarget(name: "ExampleSuiteTests", dependencies: [
-            "ScenarioTesting", "ScenarioExplore", "ScenarioClient", "ControlAPI", "Services", "Fakes", "SessionRuntime", "TaskModels", "FeedReader", "Ratings", "Assistant",
+            "ScenarioTesting", "ScenarioExplore", "ScenarioClient", "ControlAPI", "Services", "Fakes", "TaskModels", "FeedReader", "Ratings", "Assistant",
         ]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.
         .testTarget(

@@ -42,7 +42,7 @@ def build_daemon(work: pathlib.Path):
     say("== release build of scenariod (--static-swift-stdlib, as packaged; in .build-static)")
     # A scratch path of its own: the static runtime changes every compile command, so sharing .build with the
     # benchmark plugin's (dynamic) release build would rebuild everything each time either runs.
-    # The task hooks linked in as scripts/build-deb links them (TaskOwnership.linkerFlags), so the figures include them.
+    # The task hooks linked in as scripts/build-deb links them (TaskOwnershipCheck.linkerFlags), so the figures include them.
     wraps = [flag for name in ("swift_task_create", "dispatch_after_f", "dispatch_after", "dispatch_async", "dispatch_async_f")
              for flag in ("-Xlinker", f"--wrap={name}")]
     build = ["swift", "build", "-c", "release", "--static-swift-stdlib", *wraps, "--scratch-path", ".build-static"]

@@ -38,7 +38,7 @@ struct PackageDaemon: CommandPlugin {
         progress.say("\(plan) into \(out.path())")
         var parameters = PackageManager.BuildParameters(configuration: .release, logging: .concise, echoLogs: true)
         parameters.otherSwiftcFlags = ["-static-stdlib"]
-        // With the runtime linked in, sessions own their Models' tasks only through these (TaskOwnership.linkerFlags
+        // With the runtime linked in, sessions own their Models' tasks only through these (TaskOwnershipCheck.linkerFlags
         // in the Fakes module, which a plugin cannot import).
         parameters.otherLinkerFlags = ["--wrap=swift_task_create", "--wrap=dispatch_after_f", "--wrap=dispatch_after", "--wrap=dispatch_async", "--wrap=dispatch_async_f"]
         progress.start("1/3 building \(product)")

@@ -4,7 +4,6 @@ import Foundation
 import Hummingbird
 import ScenarioFormat
 import ScenarioHost
-import SessionRuntime
 
 /// The control API's routes (openapi/scenariod.yaml is their contract), over a host.
 struct ControlRoutes: Sendable {
@@ -33,7 +32,7 @@ struct ControlRoutes: Sendable {
     private func addDaemonRoutes(to router: EndpointRouter) {
         router.get("/v1/health") { _, _ in
             let catalog = await host.catalog
-            let ownership = await TaskOwnership.check()
+            let ownership = await ScenarioHost.checkTaskOwnership()
             return JSONResponse.make(HealthBody(version: configuration.version, daemon: configuration.name, scenarios: catalog.validCount,
                                                 scenariosServingLastGood: catalog.servingLastGood.count,
                                                 invalidScenarios: catalog.invalid.count, sessions: await host.openSessions().count,
@@ -42,7 +41,7 @@ struct ControlRoutes: Sendable {
                                                                                  missing: ownership.missing, summary: ownership.summary)))
         }
         router.get("/metrics") { [metrics, host] _, _ in
-            let body = await metrics.scrape(host: host, ownershipComplete: await TaskOwnership.check().isComplete)
+            let body = await metrics.scrape(host: host, ownershipComplete: await ScenarioHost.checkTaskOwnership().isComplete)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }

@@ -2,6 +2,7 @@ import CMalloc
 import Foundation
 import Prometheus
 import ScenarioHost
+import Services
 import Synchronization
 
 /// The daemon's own figures for `GET /metrics`, in Prometheus's text format and named as its conventions say
@@ -82,7 +83,7 @@ final class DaemonMetrics: Sendable {
         sessions.set(to: Double(await host.openSessions().count))
         eventStreams.set(to: Double(host.eventStreamsOpen))
         let dropped = host.eventsDropped
-        eventsDropped.increment(by: Int64(reportedDrops.withLock { reported in defer { reported = dropped }; return dropped - reported }))
+        eventsDropped.increment(by: Int64(reportedDrops.withCheckedLock { reported in defer { reported = dropped }; return dropped - reported }))
         connections.set(to: Double(openConnections.load(ordering: .relaxed)))
         ownership.set(to: ownershipComplete ? 1 : 0)
         let held = host.heldBytes

@@ -26,7 +26,7 @@ public final class SeededRandom: RandomService {
 
     /// The next 64 bits of the sequence.
     public func next() -> UInt64 {
-        state.withLock { s in
+        state.withCheckedLock { s in
             let result = rotate(s.1 &* 5, 7) &* 9
             let t = s.1 << 17
             s.2 ^= s.0

@@ -27,12 +27,12 @@ public final class ServiceFakeContext<State: Codable & Sendable & Equatable>: Se
     }
 
     /// The fake's state now.
-    public var state: State { storage.withLock { $0.state } }
+    public var state: State { storage.withCheckedLock { $0.state } }
 
     /// Changes the state in place and returns what `body` returns; a change is reported to the session's clients.
     @discardableResult
     public func update<Result: Sendable, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
-        try storage.withLock { (stored) throws(Failure) -> Result in
+        try storage.withCheckedLock { (stored) throws(Failure) -> Result in
             var state = stored.state
             let result = try body(&state)
             if state != stored.state {
@@ -50,7 +50,7 @@ public final class ServiceFakeContext<State: Codable & Sendable & Equatable>: Se
     }
 
     /// Counts changes, so the session publishes only states that changed.
-    package var version: Int { storage.withLock { $0.version } }
+    package var version: Int { storage.withCheckedLock { $0.version } }
 
     /// Replaces the whole state (the control API's `PUT`, and its `PATCH` once the patch is applied).
     package func replace(with state: State) {

@@ -7,7 +7,6 @@ import ScenarioFormat
 import ScenarioHost
 public import ServiceLifecycle
 public import Services
-import SessionRuntime
 import Systemd
 import UnixSignals
 
@@ -79,7 +78,7 @@ public struct DaemonService: Service, CustomStringConvertible {
 
         // The event loops' threads start, and the task-ownership check runs, while the scenarios load.
         ControlServer.startEventLoops()
-        async let checked = TaskOwnership.check()
+        async let checked = ScenarioHost.checkTaskOwnership()
         let state = options.resolvedStateDirectory(name: name)
         let directories = options.resolvedScenarioDirectories(name: name) + options.recordingsDirectory(in: state, logger: logger)
         let catalog = ScenarioCatalog.load(from: directories, models: models.names, services: models.services)

@@ -1,4 +1,5 @@
 import Foundation
+import Services
 import Synchronization
 
 /// Reads fixture files confined to their scenario's directory, each file once per catalog load, so every
@@ -30,12 +31,12 @@ final class FixtureReader: Sendable {
         guard resolved.hasPrefix(root) else {
             return .failure(.init("fixture '\(relativePath)' is a symlink to '\(resolved)', outside the scenario directory; copy the file in instead."))
         }
-        if let data = cache.withLock({ $0[resolved] }) { return .success(data) }
+        if let data = cache.withCheckedLock({ $0[resolved] }) { return .success(data) }
         guard let data = FileManager.default.contents(atPath: resolved) else {
             return .failure(.init("fixture '\(relativePath)' cannot be read; check it is a readable file."))
         }
         // Two files may read the same fixture at once: the first copy kept is the one both share.
-        return .success(cache.withLock { cache in
+        return .success(cache.withCheckedLock { cache in
             if let kept = cache[resolved] { return kept }
             cache[resolved] = data
             return data

@@ -14,9 +14,9 @@ final class DecodedActions<Action: Decodable & Sendable>: Sendable {
     /// Action `name` with `arguments`, decoded as ``ActionDecoding/decode(_:name:arguments:)`` decodes it.
     func decode(_ name: String, arguments: JSONValue) throws(HostError) -> Action {
         let key = JSONValue.object([name: arguments])
-        if let action = decoded.withLock({ $0[key] }) { return action }
+        if let action = decoded.withCheckedLock({ $0[key] }) { return action }
         let action = try ActionDecoding.decode(Action.self, name: name, arguments: arguments)
-        decoded.withLock { table in
+        decoded.withCheckedLock { table in
             if table.count >= capacity { table.removeAll() }
             table[key] = action
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Services
 import Synchronization
 
 /// An event with its place in the session's sequence: the `id:` of its server-sent event.
@@ -59,7 +60,7 @@ public final class MissedEvents: Sendable {
     private let runs = Mutex<[Run]>([])
 
     func note(_ id: Int) {
-        runs.withLock { runs in
+        runs.withCheckedLock { runs in
             if let last = runs.last, last.lastID == id - 1 {
                 runs[runs.count - 1] = Run(count: last.count + 1, lastID: id)
             } else {
@@ -70,7 +71,7 @@ public final class MissedEvents: Sendable {
 
     /// The events dropped before event `id`, as one run (they follow the event written before it), or nil.
     func take(before id: Int) -> Run? {
-        runs.withLock { runs in
+        runs.withCheckedLock { runs in
             let before = runs.prefix { $0.lastID < id }
             guard let last = before.last else { return nil }
             let count = before.reduce(0) { $0 + $1.count }
@@ -126,7 +127,7 @@ final class EventBroadcaster: Sendable {
     /// A new stream of the events published from now on, preceded by the retained ones after `lastEventID`.
     /// - Throws: ``HostError`` `.tooManySubscribers` past this session's limit or the host's.
     func subscribe(session: String, after lastEventID: Int?) throws(HostError) -> EventSubscription {
-        let claimed: Result<(EventBuffer, [Int], EventSubscription.Start), HostError> = state.withLock { state in
+        let claimed: Result<(EventBuffer, [Int], EventSubscription.Start), HostError> = state.withCheckedLock { state in
             forgetEnded(&state)
             guard state.open.count < limit else {
                 return .failure(HostError(.tooManySubscribers, "session '\(session)' has \(limit) event streams open, its limit; close one (or raise the daemon's --max-subscribers-per-session) and try again."))
@@ -138,7 +139,7 @@ final class EventBroadcaster: Sendable {
             state.nextStream += 1
             // Told however the stream ends, so the count is given back.
             let buffer = EventBuffer(countLimit: Self.bufferSize, byteLimit: byteLimit, held: held) { [weak self, allStreams] in
-                self?.ended.withLock { $0.append(streamID) }
+                self?.ended.withCheckedLock { $0.append(streamID) }
                 allStreams.release()
             }
             state.open[streamID] = buffer
@@ -168,14 +169,14 @@ final class EventBroadcaster: Sendable {
 
     /// Whether any stream is open.
     var hasSubscribers: Bool {
-        state.withLock { state in
+        state.withCheckedLock { state in
             forgetEnded(&state)
             return !state.open.isEmpty
         }
     }
 
     func publish(_ event: SessionEvent) {
-        state.withLock { state in
+        state.withCheckedLock { state in
             forgetEnded(&state)
             state.lastID += 1
             let numbered = NumberedEvent(id: state.lastID, event: event)
@@ -202,14 +203,14 @@ final class EventBroadcaster: Sendable {
 
     /// Takes the streams whose reader has gone out of `open`.
     private func forgetEnded(_ state: inout State) {
-        for stream in ended.withLock({ ended in defer { ended = [] }; return ended }) {
+        for stream in ended.withCheckedLock({ ended in defer { ended = [] }; return ended }) {
             state.open.removeValue(forKey: stream)
         }
     }
 
     /// Ends every stream; their readers get what waits for them first.
     func finish() {
-        for buffer in state.withLock({ Array($0.open.values) }) {
+        for buffer in state.withCheckedLock({ Array($0.open.values) }) {
             buffer.finish(discarding: false)
         }
     }
@@ -222,7 +223,7 @@ final class SubscriberCount: Sendable {
     private let dropped = Atomic(0)
 
     /// The streams open now.
-    var count: Int { open.withLock { $0 } }
+    var count: Int { open.withCheckedLock { $0 } }
     /// The events dropped for readers that fell behind, since the host started.
     var droppedEvents: Int { dropped.load(ordering: .relaxed) }
     func noteDropped(_ count: Int) { dropped.add(count, ordering: .relaxed) }
@@ -231,12 +232,12 @@ final class SubscriberCount: Sendable {
 
     /// Counts one more stream; false when the limit is reached.
     func claim() -> Bool {
-        open.withLock { open in
+        open.withCheckedLock { open in
             guard open < limit else { return false }
             open += 1
             return true
         }
     }
 
-    func release() { open.withLock { $0 -= 1 } }
+    func release() { open.withCheckedLock { $0 -= 1 } }
 }

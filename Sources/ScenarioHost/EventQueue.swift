@@ -1,3 +1,4 @@
+import Services
 import Synchronization
 
 /// The events one event stream holds for its reader, oldest first, bounded both in count
@@ -83,7 +84,7 @@ final class EventBuffer: Sendable {
     @discardableResult
     func push(_ event: NumberedEvent, bytes: Int) -> Int {
         var change = 0
-        let (dropped, reader) = state.withLock { state -> (Int, CheckedContinuation<NumberedEvent?, Never>?) in
+        let (dropped, reader) = state.withCheckedLock { state -> (Int, CheckedContinuation<NumberedEvent?, Never>?) in
             guard !state.finished else { return (0, nil) }
             if let reader = state.reader {
                 // Handed to the reader waiting: it holds nothing here.
@@ -113,7 +114,7 @@ final class EventBuffer: Sendable {
     func next() async -> NumberedEvent? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (reader: CheckedContinuation<NumberedEvent?, Never>) in
-                let taken = state.withLock { state -> (event: NumberedEvent, bytes: Int)?? in
+                let taken = state.withCheckedLock { state -> (event: NumberedEvent, bytes: Int)?? in
                     if state.count > 0 { return state.takeOldest() }
                     if state.finished || Task.isCancelled { return .some(nil) }
                     state.reader = reader
@@ -135,7 +136,7 @@ final class EventBuffer: Sendable {
 
     /// Ends the stream: its reader gets what waits (none when `discarding`, as when the reader has gone), then nil.
     func finish(discarding: Bool) {
-        let (freed, reader, tellEnd) = state.withLock { state -> (Int, CheckedContinuation<NumberedEvent?, Never>?, Bool) in
+        let (freed, reader, tellEnd) = state.withCheckedLock { state -> (Int, CheckedContinuation<NumberedEvent?, Never>?, Bool) in
             state.finished = true
             let reader = state.reader
             state.reader = nil

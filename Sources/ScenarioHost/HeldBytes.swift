@@ -1,3 +1,4 @@
+import Services
 import Synchronization
 
 /// What a session's stores hold, in bytes: what each keeps of what it was given (bodies, chunks, arguments,
@@ -61,11 +62,11 @@ final class SessionBytes: Sendable {
     }
 
     /// What the session's stores hold now.
-    var now: HeldBytes { held.withLock { $0 } ?? HeldBytes() }
+    var now: HeldBytes { held.withCheckedLock { $0 } ?? HeldBytes() }
 
     /// Sets what `store` holds.
     func set(_ store: HeldBytes.Store, to bytes: Int) {
-        let change = held.withLock { held -> Int in
+        let change = held.withCheckedLock { held -> Int in
             guard held != nil else { return 0 }
             defer { held?[store] = bytes }
             return bytes - held![store]
@@ -75,7 +76,7 @@ final class SessionBytes: Sendable {
 
     /// Adds `change` (negative: takes away) to what `store` holds.
     func add(_ change: Int, to store: HeldBytes.Store) {
-        guard change != 0, held.withLock({ held in
+        guard change != 0, held.withCheckedLock({ held in
             held?[store] += change
             return held != nil
         }) else { return }
@@ -84,7 +85,7 @@ final class SessionBytes: Sendable {
 
     /// Gives every byte back to the host, once: the session is gone.
     func release() {
-        guard let last = held.withLock({ held in defer { held = nil }; return held }) else { return }
+        guard let last = held.withCheckedLock({ held in defer { held = nil }; return held }) else { return }
         for store in HeldBytes.Store.allCases where last[store] != 0 { host.add(-last[store], to: store) }
     }
 }
@@ -96,23 +97,23 @@ final class HostBytes: Sendable {
     private let sessions = Mutex<[ObjectIdentifier: SessionBytes]>([:])
 
     /// What every session's stores hold now.
-    var now: HeldBytes { held.withLock { $0 } }
+    var now: HeldBytes { held.withCheckedLock { $0 } }
 
     func add(_ change: Int, to store: HeldBytes.Store) {
-        held.withLock { $0[store] += change }
+        held.withCheckedLock { $0[store] += change }
     }
 
     /// A new session's count.
     func count(session: String) -> SessionBytes {
         let bytes = SessionBytes(session: session, host: self)
-        sessions.withLock { $0[ObjectIdentifier(bytes)] = bytes }
+        sessions.withCheckedLock { $0[ObjectIdentifier(bytes)] = bytes }
         return bytes
     }
 
     /// Forgets a session once it is gone, giving back what it held.
     func forget(_ bytes: SessionBytes) {
         bytes.release()
-        sessions.withLock { $0[ObjectIdentifier(bytes)] = nil }
+        sessions.withCheckedLock { $0[ObjectIdentifier(bytes)] = nil }
     }
 
     /// Refuses `work` while the sessions hold `limit` bytes or more, naming those that hold most.
@@ -126,7 +127,7 @@ final class HostBytes: Sendable {
 
     /// The sessions holding most, most first.
     func largest(_ count: Int) -> [(session: String, held: HeldBytes)] {
-        let all = sessions.withLock { Array($0.values) }.map { ($0.session, $0.now) }
+        let all = sessions.withCheckedLock { Array($0.values) }.map { ($0.session, $0.now) }
         return Array(all.sorted { $0.1.total > $1.1.total }.prefix(count))
     }
 }

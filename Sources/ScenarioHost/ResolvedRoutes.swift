@@ -24,18 +24,18 @@ final class ResolvedRoutes: Sendable {
     private var capacity: Int { 512 }
 
     /// The catalog's version now.
-    var generation: Int { table.withLock(\.generation) }
+    var generation: Int { table.withCheckedLock(\.generation) }
 
     /// A reload made a new version of the catalog.
     func startGeneration() {
-        table.withLock { $0 = ($0.generation + 1, [:]) }
+        table.withCheckedLock { $0 = ($0.generation + 1, [:]) }
     }
 
     /// The route for `key`, resolved by `resolve` the first time.
     func route(for key: Key, resolve: () throws(HostError) -> Route) throws(HostError) -> Route {
-        if let route = table.withLock({ $0.routes[key] }) { return route }
+        if let route = table.withCheckedLock({ $0.routes[key] }) { return route }
         let route = try resolve()
-        table.withLock { table in
+        table.withCheckedLock { table in
             if table.routes.count >= capacity { table.routes.removeAll() }
             table.routes[key] = route
         }

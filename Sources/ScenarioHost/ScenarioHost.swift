@@ -117,7 +117,7 @@ public actor ScenarioHost {
         // An engine in a test's process is checked here, as a daemon is at its start (a test must not pass on a run
         // its session did not own).
         if escapePolicy == .fail, !ownershipChecked {
-            let ownership = await TaskOwnership.check()
+            let ownership = await Self.checkTaskOwnership()
             guard ownership.isComplete else { throw HostError(.modelEscaped, "this binary cannot own its Models' tasks: task ownership is \(ownership.summary)") }
             // The process's answer does not change: a session's creation need not ask again.
             ownershipChecked = true

@@ -41,15 +41,15 @@ final class SessionJournal: Sendable {
     }
 
     /// The journal now.
-    var journal: RequestJournal { state.withLock(\.journal) }
+    var journal: RequestJournal { state.withCheckedLock(\.journal) }
 
     /// The generation whose requests are journaled.
-    var generation: Int { state.withLock(\.generation) }
+    var generation: Int { state.withCheckedLock(\.generation) }
 
     /// The journal sequence numbers recorded since the last step was kept, and forgets them: under one lock, so a
     /// request journaled meanwhile belongs to the next step instead of to neither.
     func takeCaused() -> [Int] {
-        state.withLock { state in
+        state.withCheckedLock { state in
             defer { state.caused = [] }
             return state.caused
         }
@@ -57,7 +57,7 @@ final class SessionJournal: Sendable {
 
     /// Starts a new generation (its requests alone are journaled from now on) and empties the journal.
     func startGeneration() {
-        state.withLock { state in
+        state.withCheckedLock { state in
             state.generation += 1
             state.journal.clear()
             state.version += 1
@@ -67,7 +67,7 @@ final class SessionJournal: Sendable {
     }
 
     func clear() {
-        state.withLock { state in
+        state.withCheckedLock { state in
             state.journal.clear()
             state.version += 1
             held.set(.journal, to: 0)
@@ -87,19 +87,19 @@ final class SessionJournal: Sendable {
     /// gets the kept body (the caller's own type: the server keeps the buffer it sends) rather than a thousand
     /// look-ups and a copy of every entry each time.
     func body<Body: Sendable>(unmatchedOnly: Bool, assemble: (EncodedJournal) -> Body) -> Body {
-        let kept = state.withLock { state in
+        let kept = state.withCheckedLock { state in
             state.bodies[unmatchedOnly].flatMap { $0.version == state.version ? $0.body as? Body : nil }
         }
         if let kept { return kept }
         let (encoded, version) = encodedWithVersion(unmatchedOnly: unmatchedOnly)
         let body = assemble(encoded)
         // Kept with the version it shows: a change meanwhile has moved the version on, and the next read assembles.
-        state.withLock { $0.bodies[unmatchedOnly] = (version, body) }
+        state.withCheckedLock { $0.bodies[unmatchedOnly] = (version, body) }
         return body
     }
 
     private func encodedWithVersion(unmatchedOnly: Bool) -> (encoded: EncodedJournal, version: Int) {
-        let (journal, known, version) = state.withLock { ($0.journal, $0.encodings, $0.version) }
+        let (journal, known, version) = state.withCheckedLock { ($0.journal, $0.encodings, $0.version) }
         var kept: [Int: (entry: NetworkExchange, json: Data)] = [:]
         kept.reserveCapacity(journal.entries.count)
         var entries: [Data] = []
@@ -114,12 +114,12 @@ final class SessionJournal: Sendable {
             entries.append(json)
         }
         // Only entries still in the journal stay; a request journaled meanwhile is encoded at the next read.
-        state.withLock { $0.encodings = kept }
+        state.withCheckedLock { $0.encodings = kept }
         return (EncodedJournal(entries: entries, dropped: journal.dropped, capacity: journal.capacity), version)
     }
 
     func record(_ exchange: NetworkExchange, of generation: Int) -> Recorded {
-        state.withLock { state in
+        state.withCheckedLock { state in
             guard generation == state.generation else { return .stale }
             state.version += 1
             if state.caused.last != exchange.sequence { state.caused.append(exchange.sequence) }

@@ -1,3 +1,4 @@
+import Services
 import Synchronization
 
 /// The state of every settled session, readable from any thread without waiting for an actor: the control server
@@ -20,11 +21,11 @@ public final class SettledStates: Sendable {
 
     /// The settled state of session `id`; nil while it is busy, or when there is no such session.
     public func entry(of id: String) -> Entry? {
-        entries.withLock { $0.byID[id] }
+        entries.withCheckedLock { $0.byID[id] }
     }
 
     func set(_ state: ModelState?, for id: String) {
-        entries.withLock { entries in
+        entries.withCheckedLock { entries in
             guard let state else {
                 entries.byID[id] = nil
                 return

@@ -42,9 +42,9 @@ final class StateEncoding<State: Encodable & Sendable>: Sendable {
         return { state in
             // The same type, seen through its Hashable conformance: the cast cannot fail.
             let value = state as! Value
-            if let known = table.entries.withLock({ $0.states[value] }) { return known }
+            if let known = table.entries.withCheckedLock({ $0.states[value] }) { return known }
             let state = encoded(value)
-            table.entries.withLock { entries in
+            table.entries.withCheckedLock { entries in
                 if entries.bytes + state.jsonData.count > tableBytes { entries = ([:], 0) }
                 entries.states[value] = state
                 entries.bytes += state.jsonData.count
@@ -63,9 +63,9 @@ final class StateEncoding<State: Encodable & Sendable>: Sendable {
         let last = Last<Value>()
         return { state in
             let value = state as! Value
-            if let known = last.entry.withLock({ $0.flatMap { $0.value == value ? $0.state : nil } }) { return known }
+            if let known = last.entry.withCheckedLock({ $0.flatMap { $0.value == value ? $0.state : nil } }) { return known }
             let state = encoded(value)
-            last.entry.withLock { $0 = (value, state) }
+            last.entry.withCheckedLock { $0 = (value, state) }
             return state
         }
     }

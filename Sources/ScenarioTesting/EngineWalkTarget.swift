@@ -142,9 +142,9 @@ final class ParsedStates: Sendable {
 
     func value(of state: ModelState) throws -> JSONValue {
         let key = Bytes(data: state.jsonData)
-        if let value = parsed.withLock({ $0.states[key] }) { return value }
+        if let value = parsed.withCheckedLock({ $0.states[key] }) { return value }
         let value = try state.value()
-        parsed.withLock { parsed in
+        parsed.withCheckedLock { parsed in
             if parsed.bytes + key.data.count > capacity { parsed = ([:], 0) }
             parsed.states[key] = value
             parsed.bytes += key.data.count

@@ -1,5 +1,6 @@
 #if canImport(Testing)
 public import Testing
+import Services
 import Synchronization
 
 /// A Swift Testing trait that names a suite's daemon once: every ``withScenario(_:id:overriding:daemon:_:)`` (and
@@ -59,7 +60,7 @@ private final class LazyDaemon: Sendable {
 
     var value: ScenarioDaemon {
         get async throws {
-            let running = task.withLock { task in
+            let running = task.withCheckedLock { task in
                 if let task { return task }
                 let started = Task { try await start() }
                 task = started

@@ -86,9 +86,9 @@ private final class FixedChunks: NetworkStreamSource {
     init(chunks: [Data]) { remaining = Mutex(chunks[...]) }
     func next() async throws(TransportError) -> Data? {
         guard !Task.isCancelled else { throw .cancelled }
-        return remaining.withLock { $0.popFirst() }
+        return remaining.withCheckedLock { $0.popFirst() }
     }
-    func consumerLeft() { remaining.withLock { $0 = [] } }
+    func consumerLeft() { remaining.withCheckedLock { $0 = [] } }
 }
 
 /// A ``NetworkStream``'s body read as ``SSEEvent``s with ``SSEParser``.

@@ -234,7 +234,7 @@ private final class ChunkLog: Sendable {
     /// Appends `chunk` as number `number` when the log holds fewer; false when another copy has appended past
     /// `number` already. Numbers skipped (elided ones, read back from JSON) count as delivered and not kept.
     func append(_ chunk: StreamChunk, at number: Int) -> Bool {
-        chunks.withLock { log in
+        chunks.withCheckedLock { log in
             guard log.count <= number else { return false }
             let bytes = chunk.text.utf8.count
             if !log.headFull, number == log.head.count, log.head.isEmpty || log.headBytes + bytes <= Self.half {
@@ -270,7 +270,7 @@ private final class ChunkLog: Sendable {
 
     /// What a transcript of `delivered` chunks shows: the first chunks, the newest still kept, and how many between.
     func kept(_ delivered: Int) -> (chunks: [StreamChunk], elided: Int, headCount: Int) {
-        chunks.withLock { log in
+        chunks.withCheckedLock { log in
             let head = Array(log.head.prefix(delivered))
             let newest = log.tail[log.tailStart...].enumerated()
                 .filter { log.tailFirst + $0.offset < delivered }.map(\.element)
@@ -279,11 +279,11 @@ private final class ChunkLog: Sendable {
     }
 
     /// The bytes of the chunks kept, the copies' too.
-    var keptBytes: Int { chunks.withLock { $0.headBytes + $0.tailBytes } }
+    var keptBytes: Int { chunks.withCheckedLock { $0.headBytes + $0.tailBytes } }
 
     /// Chunk number `number`, when it is kept.
     func chunk(at number: Int) -> StreamChunk? {
-        chunks.withLock { log in
+        chunks.withCheckedLock { log in
             if number < 0 { return nil }
             if number < log.head.count { return log.head[number] }
             let index = log.tailStart + number - log.tailFirst

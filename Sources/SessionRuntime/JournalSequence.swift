@@ -1,4 +1,5 @@
 import Fakes
+import Services
 import Synchronization
 
 /// Numbers a session's journal entries 1, 2, 3… in arrival order, across the network fake and the fakes of a
@@ -11,7 +12,7 @@ public final class JournalSequence: Sendable {
 
     /// The next number.
     public func next() -> Int {
-        last.withLock { last in
+        last.withCheckedLock { last in
             last += 1
             return last
         }

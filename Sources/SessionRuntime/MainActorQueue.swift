@@ -1,5 +1,6 @@
 import CTaskOwnership
 import Fakes
+import Services
 import Synchronization
 
 /// The main actor's jobs that belong to no session's work (a client's read of a `@MainActor` Model's state), as
@@ -18,7 +19,7 @@ enum MainActorQueue {
     /// Resumes who waits for the queue to empty, if it still is: a job counted in since it emptied keeps them
     /// waiting for the next time (the hook calls this each time the count reaches zero).
     static func resumeDrainWaiters() {
-        let waiters = drainWaiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
+        let waiters = drainWaiters.withCheckedLock { waiters -> [CheckedContinuation<Void, Never>] in
             guard isDrained else { return [] }
             defer { waiters = [] }
             return waiters
@@ -29,7 +30,7 @@ enum MainActorQueue {
     /// Returns once the main actor's queue has been empty (at once if it is now).
     static func drained() async {
         await withCheckedContinuation { continuation in
-            let now = drainWaiters.withLock { waiters in
+            let now = drainWaiters.withCheckedLock { waiters in
                 // Read under the lock the hook resumes under, so an emptying in between is not missed.
                 guard isDrained else {
                     waiters.append(continuation)

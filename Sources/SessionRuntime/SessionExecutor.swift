@@ -1,6 +1,7 @@
 import CTaskOwnership
 import Dispatch
 import Fakes
+import Services
 import Synchronization
 
 /// The executor a session's work runs on: every task the session starts, every `Task {}` those start (see
@@ -72,15 +73,15 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
 
     /// The order jobs ready together run in.
     public var order: SchedulingOrder {
-        get { state.withLock(\.order) }
+        get { state.withCheckedLock(\.order) }
         // A new generation of the session starts its order over, so a rewind replays it.
-        set { state.withLock { $0.order = newValue } }
+        set { state.withCheckedLock { $0.order = newValue } }
     }
 
     /// Takes a job of the session's: it runs after those ready before it, or where the session's order puts it.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let queue = state.withLock { state -> DispatchQueue? in
+        let queue = state.withCheckedLock { state -> DispatchQueue? in
             state.ready.append(job)
             guard !state.draining, state.drivers == 0, state.mainActorPending == 0 else { return nil }
             state.draining = true
@@ -113,7 +114,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     /// The next job in the session's order; nil once none may run (the executor is then idle, or waits for its
     /// main-actor jobs).
     private func next() -> UnownedJob? {
-        let (job, waiters): (UnownedJob?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
+        let (job, waiters): (UnownedJob?, [CheckedContinuation<Void, Never>]) = state.withCheckedLock { state in
             if let job = state.takeReady() { return (job, []) }
             state.draining = false
             return (nil, state.becameIdle())
@@ -127,9 +128,9 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     /// does is scenariod's machinery, not the Model's (AsyncHTTPClient builds a TLS context on a DispatchQueue, which
     /// the shipped `live` scenario reported as the Model's escape at every start).
     public func waitingOutside<T, E: Error>(_ operation: () async throws(E) -> T) async throws(E) -> T {
-        state.withLock { $0.externalWaits += 1 }
+        state.withCheckedLock { $0.externalWaits += 1 }
         defer {
-            let waiters = state.withLock { state in
+            let waiters = state.withCheckedLock { state in
                 state.externalWaits -= 1
                 return state.becameIdle()
             }
@@ -173,14 +174,14 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     /// thread is one of the cooperative pool's, so a Model that blocks its thread waiting for work of that pool (a
     /// semaphore) can starve it, as it can anywhere in Swift concurrency.
     private func runReady(after start: () -> Void) {
-        state.withLock { $0.drivers += 1 }
+        state.withCheckedLock { $0.drivers += 1 }
         start()
         var drainingHere = false
         var left = Self.callerJobLimit
         while true {
             var waiters: [CheckedContinuation<Void, Never>] = []
             var handOff: DispatchQueue?
-            let job = state.withLock { state -> UnownedJob? in
+            let job = state.withCheckedLock { state -> UnownedJob? in
                 let stop = left == 0
                 if !drainingHere, !stop, !state.draining, state.canRun {
                     state.draining = true
@@ -218,7 +219,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     /// ``runJob(_:)`` marked): no job here runs until it has run. The executor is kept alive until then.
     static func mainActorJobSent(_ owner: UnsafeMutableRawPointer) {
         let executor = Unmanaged<SessionExecutor>.fromOpaque(owner).retain().takeUnretainedValue()
-        executor.state.withLock { $0.mainActorPending += 1 }
+        executor.state.withCheckedLock { $0.mainActorPending += 1 }
     }
 
     /// A main-actor job of the session's has run (and sent on what it sent): once none is pending, the jobs that
@@ -226,7 +227,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     static func mainActorJobRan(_ owner: UnsafeMutableRawPointer) {
         let executor = Unmanaged<SessionExecutor>.fromOpaque(owner).takeRetainedValue()
         var waiters: [CheckedContinuation<Void, Never>] = []
-        let queue = executor.state.withLock { state -> DispatchQueue? in
+        let queue = executor.state.withCheckedLock { state -> DispatchQueue? in
             state.mainActorPending -= 1
             guard state.mainActorPending == 0 else { return nil }
             // A driver still here takes what is ready itself (it looks again under this lock).
@@ -247,7 +248,7 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
     public func settle() async {
         while true {
             // Idle already (as after `runReady`): no continuation to make.
-            let idleNow = state.withLock { $0.isIdle ? $0.idleCount : nil }
+            let idleNow = state.withCheckedLock { $0.isIdle ? $0.idleCount : nil }
             let idleCount = if let idleNow { idleNow } else { await idle() }
             // The main actor is shared by the process: a job of this session may be queued there.
             guard MainActorQueue.isDrained else {
@@ -255,14 +256,14 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
                 continue
             }
             // Idle throughout: nothing of the session ran meanwhile, so nothing could have queued main-actor work.
-            if state.withLock({ $0.isIdle && $0.idleCount == idleCount }) { return }
+            if state.withCheckedLock({ $0.isIdle && $0.idleCount == idleCount }) { return }
         }
     }
 
     /// Waits until the executor is idle and returns its idle count then.
     private func idle() async -> Int {
         await withCheckedContinuation { continuation in
-            let now = state.withLock { state in
+            let now = state.withCheckedLock { state in
                 guard state.isIdle else {
                     state.idleWaiters.append(continuation)
                     return false
@@ -271,6 +272,6 @@ public final class SessionExecutor: TaskExecutor, SerialExecutor, Sendable {
             }
             if now { continuation.resume() }
         }
-        return state.withLock(\.idleCount)
+        return state.withCheckedLock(\.idleCount)
     }
 }

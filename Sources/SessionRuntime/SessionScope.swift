@@ -1,4 +1,5 @@
 public import Fakes
+import Services
 import Synchronization
 
 /// What a task belongs to: the session whose Model started it, directly or through tasks it started.
@@ -30,7 +31,7 @@ public final class SessionScope: Sendable {
 
     /// Records an escape, for the host to collect with ``takeEscapes()`` (it knows which step was running).
     public func report(_ escape: ModelEscape) {
-        state.withLock { state in
+        state.withCheckedLock { state in
             guard !state.closed else { return }
             // One report of each kind and detail is enough; a timer loop that escapes each tick would fill memory.
             if !state.escapes.contains(escape) { state.escapes.append(escape) }
@@ -53,7 +54,7 @@ public final class SessionScope: Sendable {
 
     /// The escapes recorded since the last call.
     public func takeEscapes() -> [ModelEscape] {
-        state.withLock { state in
+        state.withCheckedLock { state in
             defer { state.escapes = [] }
             return state.escapes
         }
@@ -61,10 +62,10 @@ public final class SessionScope: Sendable {
 
     /// Whether the session let go of this scope (deleted, reset or rewound): its tasks are cancelled and new ones
     /// get no executor.
-    public var isClosed: Bool { state.withLock(\.closed) }
+    public var isClosed: Bool { state.withCheckedLock(\.closed) }
 
     /// Lets go of the scope; escapes reported after this are dropped.
     public func close() {
-        state.withLock { $0.closed = true }
+        state.withCheckedLock { $0.closed = true }
     }
 }

@@ -5,14 +5,8 @@ import Synchronization
 /// The process-wide part of a session's ownership of its Model's tasks (DESIGN §4): the hooks `CTaskOwnership` puts
 /// into the Swift runtime and libdispatch, installed once, when the first ``SessionExecutor`` is made.
 public enum TaskOwnership {
-    /// The linker flags a binary linked with a static Swift runtime (`swift build --static-swift-stdlib`) needs for
-    /// the hooks to take the runtime's place: pass each as `-Xlinker FLAG` (scripts/build-deb and the package-daemon
-    /// plugin do). A dynamically linked binary (a debug build, `swift test`) needs none.
-    public static let linkerFlags = ["swift_task_create", "dispatch_after_f", "dispatch_after", "dispatch_async", "dispatch_async_f"]
-        .map { "--wrap=\($0)" }
-
     /// Whether this binary's hooks see the tasks it creates: false only in a binary linked with a static Swift
-    /// runtime but without ``linkerFlags``, whose sessions then cannot own a Model's `Task {}`. Task creation is one
+    /// runtime but without ``/Fakes/TaskOwnershipCheck/linkerFlags``, whose sessions then cannot own a Model's `Task {}`. Task creation is one
     /// part of what ``check()`` tries; the daemon uses that.
     @available(*, deprecated, message: "use TaskOwnership.check(), which tries every part of task ownership, task creation among them")
     public static var isComplete: Bool {

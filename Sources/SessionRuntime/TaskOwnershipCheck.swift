@@ -1,41 +1,9 @@
 import CTaskOwnership
 import Dispatch
-import Fakes
+public import Fakes
 import Foundation
+import Services
 import Synchronization
-
-/// What this binary's sessions can own of their Models' work, found by trying each part once in a session of its own:
-/// a `Task {}` on the session's executor, each kind of escape reported, a main-actor hop counted as the session's.
-///
-/// Each part rests on a hook that takes a runtime or libdispatch function's place (docs/who-owns-scheduling.md); a
-/// binary linked without them (a static Swift runtime without ``TaskOwnership/linkerFlags``), or a toolchain that
-/// moved a path, loses some parts. The daemon checks at start, says what it found in `GET /v1/health`, and under
-/// `--model-escapes fail` refuses to start when a part is missing.
-public struct TaskOwnershipCheck: Sendable, Hashable {
-    /// One part of the ownership and whether it works here.
-    public struct Part: Sendable, Hashable {
-        /// What it is, in words: `a Task {} runs on its session's executor`.
-        public var name: String
-        /// Whether it works in this binary.
-        public var works: Bool
-    }
-
-    /// Every part, in the order they were tried.
-    public var parts: [Part]
-
-    /// Whether every part works: sessions own their Models' work as the design says.
-    public var isComplete: Bool { parts.allSatisfy(\.works) }
-
-    /// The parts that do not work, by name.
-    public var missing: [String] { parts.filter { !$0.works }.map(\.name) }
-
-    /// One line for a log or a status: `complete`, or what is missing and how to link so that it works.
-    public var summary: String {
-        guard !isComplete else { return "complete: \(parts.map(\.name).joined(separator: "; "))" }
-        return "incomplete: \(missing.joined(separator: "; ")) do not work in this binary. Link it as docs/who-owns-scheduling.md "
-            + "(Linking) says: a static Swift runtime needs \(TaskOwnership.linkerFlags.map { "-Xlinker \($0)" }.joined(separator: " "))"
-    }
-}
 
 extension TaskOwnership {
     /// The result for this process, found once (the hooks are the process's) and kept.
@@ -62,11 +30,11 @@ extension TaskOwnership {
             _ = Date()
             DispatchQueue.global().async {}
             let mainActor = await mainActorHop { Int(bitPattern: ctaskownership_current_owner()) == mark }
-            found.withLock { $0 = (owned, mainActor) }
+            found.withCheckedLock { $0 = (owned, mainActor) }
         }.value
         let kinds = Set(scope.takeEscapes().map(\.kind))
         scope.close()
-        let (owned, mainActor) = found.withLock { $0 }
+        let (owned, mainActor) = found.withCheckedLock { $0 }
         return TaskOwnershipCheck(parts: [
             .init(name: "a Task {} runs on its session's executor", works: owned),
             .init(name: "a Task.detached is reported", works: kinds.contains(.detachedTask)),
@@ -81,9 +49,9 @@ extension TaskOwnership {
     /// main actor runs nothing within ``mainActorWait``.
     private static func mainActorHop(_ probe: @escaping @MainActor @Sendable () -> Bool) async -> Bool {
         let waiting = Mutex<CheckedContinuation<Bool, Never>?>(nil)
-        let answer: @Sendable (Bool) -> Void = { value in waiting.withLock { $0.take() }?.resume(returning: value) }
+        let answer: @Sendable (Bool) -> Void = { value in waiting.withCheckedLock { $0.take() }?.resume(returning: value) }
         return await withCheckedContinuation { continuation in
-            waiting.withLock { $0 = continuation }
+            waiting.withCheckedLock { $0 = continuation }
             Task { @MainActor in answer(probe()) }
             // The bound is scenariod's own wait, outside the session: no escape of the check's.
             SessionScope.$current.withValue(nil) {

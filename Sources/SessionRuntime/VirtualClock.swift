@@ -74,8 +74,8 @@ public actor VirtualClock: ClockService {
     /// The current instant on this clock.
     public nonisolated func now() -> Date {
         switch mode {
-        case .frozen: frozenNow.withLock { $0 }
-        case .running: frozenNow.withLock { $0 }.addingTimeInterval((ContinuousClock.now - realStart).seconds)
+        case .frozen: frozenNow.withCheckedLock { $0 }
+        case .running: frozenNow.withCheckedLock { $0 }.addingTimeInterval((ContinuousClock.now - realStart).seconds)
         case .system: TaskOwnership.readingWallClock { Date() }
         }
     }
@@ -113,12 +113,12 @@ public actor VirtualClock: ClockService {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 sleepers.append(Sleeper(id: id, deadline: deadline, endsWithSession: endingWithSession, continuation: continuation))
-                earliestDeadline.withLock { $0 = min($0 ?? deadline, deadline) }
+                earliestDeadline.withCheckedLock { $0 = min($0 ?? deadline, deadline) }
                 sleepersChanged()
             }
         } onCancel: {
             // Noted at once (the handler runs as the task is cancelled), so shutDown() wakes it rather than park it.
-            cancelledSleepers.withLock { _ = $0.insert(id) }
+            cancelledSleepers.withCheckedLock { _ = $0.insert(id) }
             // A clock shutting down wakes its cancelled sleepers itself: no task (and thread woken) per sleeper.
             guard !scope.isClosed else { return }
             Task { await self.cancelSleeper(id) }
@@ -132,7 +132,7 @@ public actor VirtualClock: ClockService {
     /// The earliest instant a sleeper waits for (a Model's timer, a fake server's delay), or nil when none sleeps:
     /// where a move forward first wakes something, so a client that stops there sees every state the Model passes
     /// through.
-    public nonisolated var nextWake: Date? { earliestDeadline.withLock { $0 } }
+    public nonisolated var nextWake: Date? { earliestDeadline.withCheckedLock { $0 } }
 
     /// The number of tasks asleep on this clock.
     public var sleeperCount: Int { sleepers.count }
@@ -141,7 +141,7 @@ public actor VirtualClock: ClockService {
     @discardableResult
     public nonisolated func spawn(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         // Registered under the lock before the task can finish and remove itself.
-        spawned.withLock { spawned in
+        spawned.withCheckedLock { spawned in
             let id = spawned.nextID
             spawned.nextID += 1
             let task = scope.start {
@@ -162,13 +162,13 @@ public actor VirtualClock: ClockService {
         ticker?.cancel()
         ticker = nil
         scope.close()
-        for task in spawned.withLock({ Array($0.tasks.values) }) { task.cancel() }
-        let cancelled = cancelledSleepers.withLock { $0 }
+        for task in spawned.withCheckedLock({ Array($0.tasks.values) }) { task.cancel() }
+        let cancelled = cancelledSleepers.withCheckedLock { $0 }
         for sleeper in sleepers where cancelled.contains(sleeper.id) || sleeper.endsWithSession {
             sleeper.continuation.resume(throwing: CancellationError())
         }
         sleepers = []
-        earliestDeadline.withLock { $0 = nil }
+        earliestDeadline.withCheckedLock { $0 = nil }
     }
 
     /// Starts `operation` as the session's work (``spawn(_:)``) and returns once the session has settled, running
@@ -207,7 +207,7 @@ public actor VirtualClock: ClockService {
     /// Calls `action` after real time wakes sleepers of a running clock, or something from outside resumes the
     /// session's work (``reportOutsideArrival()``), and the session has settled.
     public nonisolated func onTick(_ action: @escaping @Sendable () async -> Void) {
-        spawned.withLock { $0.tickHandler = action }
+        spawned.withCheckedLock { $0.tickHandler = action }
     }
 
     /// Wakes what is due by `target`, one sleeper at a time, settling the session after each. Each wake and what it
@@ -268,7 +268,7 @@ public actor VirtualClock: ClockService {
     private func shift(to instant: Date) {
         guard mode != .system else { return }
         let offset = instant.timeIntervalSince(now())
-        frozenNow.withLock { $0 = $0.addingTimeInterval(offset) }
+        frozenNow.withCheckedLock { $0 = $0.addingTimeInterval(offset) }
     }
 
     /// The sleeper to wake next: the earliest deadline; of several due at that instant, the first asleep, or
@@ -280,7 +280,7 @@ public actor VirtualClock: ClockService {
     }
 
     private func cancelSleeper(_ id: Int) {
-        cancelledSleepers.withLock { _ = $0.remove(id) }
+        cancelledSleepers.withCheckedLock { _ = $0.remove(id) }
         guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return }
         removeSleeper(at: index).continuation.resume(throwing: CancellationError())
         sleepersChanged()
@@ -289,14 +289,14 @@ public actor VirtualClock: ClockService {
     /// Removes a sleeper, finding the earliest deadline again only when it was the earliest's (a wake's usually is).
     private func removeSleeper(at index: Int) -> Sleeper {
         let sleeper = sleepers.remove(at: index)
-        if sleeper.deadline == earliestDeadline.withLock({ $0 }) {
-            earliestDeadline.withLock { $0 = sleepers.lazy.map(\.deadline).min() }
+        if sleeper.deadline == earliestDeadline.withCheckedLock({ $0 }) {
+            earliestDeadline.withCheckedLock { $0 = sleepers.lazy.map(\.deadline).min() }
         }
         return sleeper
     }
 
     private nonisolated func taskFinished(_ id: Int) {
-        spawned.withLock { _ = $0.tasks.removeValue(forKey: id) }
+        spawned.withCheckedLock { _ = $0.tasks.removeValue(forKey: id) }
     }
 
     private func sleepersChanged() {
@@ -336,6 +336,6 @@ public actor VirtualClock: ClockService {
 
     private func reportSettled() async {
         _ = await move(to: now())
-        await spawned.withLock(\.tickHandler)?()
+        await spawned.withCheckedLock(\.tickHandler)?()
     }
 }

@@ -35,13 +35,13 @@ struct AgentTools: Sendable {
     /// One tool per action of each Model, as `GET /v1/models` describes them now (and kept for calls).
     private func actionTools() async throws -> [ActionTool] {
         let tools = try await client.models().flatMap { model in model.actions.map { ActionTool(model: model.name, action: $0) } }
-        known.tools.withLock { $0 = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
+        known.tools.withCheckedLock { $0 = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }) }
         return tools
     }
 
     /// The action tool `name`, as last read, or read afresh when it was not there.
     private func actionTool(named name: String) async throws -> ActionTool? {
-        if let tool = known.tools.withLock({ $0[name] }) { return tool }
+        if let tool = known.tools.withCheckedLock({ $0[name] }) { return tool }
         return try await actionTools().first { $0.name == name }
     }
 

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import Services
 import Synchronization
 
 struct Dashboard: AsyncParsableCommand {
@@ -69,7 +70,7 @@ struct Dashboard: AsyncParsableCommand {
 private final class BoundPort: Sendable {
     private let value = Mutex(0)
     var port: Int {
-        get { value.withLock { $0 } }
-        set { value.withLock { $0 = newValue } }
+        get { value.withCheckedLock { $0 } }
+        set { value.withCheckedLock { $0 = newValue } }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Services
 import Synchronization
 
 /// The secrets of one `scenarioctl dashboard` run: one-use links that open a tab, and the tabs' own tokens.
@@ -33,7 +34,7 @@ final class DashboardTokens: Sendable {
     private let printedUsed: @Sendable (String) -> Void
 
     /// The printed link's token.
-    var printed: String { state.withLock { $0.printed } }
+    var printed: String { state.withCheckedLock { $0.printed } }
 
     init(printedUsed: @escaping @Sendable (String) -> Void) {
         state = Mutex(State(printed: Self.fresh()))
@@ -43,7 +44,7 @@ final class DashboardTokens: Sendable {
     /// The token of a new tab, for a link's token that has not opened one yet; nil for any other text.
     func openTab(with link: String) -> String? {
         let now = ContinuousClock.now
-        let (tab, newPrinted): (String?, String?) = state.withLock { state in
+        let (tab, newPrinted): (String?, String?) = state.withCheckedLock { state in
             state.dropExpired(at: now)
             let newPrinted: String?
             if Self.same(link, state.printed) {
@@ -66,7 +67,7 @@ final class DashboardTokens: Sendable {
 
     /// Whether a text is the token of a tab this run opened; a tab in use is the last to be forgotten.
     func isTab(_ token: String) -> Bool {
-        state.withLock { state in
+        state.withCheckedLock { state in
             guard let index = state.tabs.firstIndex(where: { Self.same(token, $0) }) else { return false }
             state.tabs.append(state.tabs.remove(at: index))
             return true
@@ -76,7 +77,7 @@ final class DashboardTokens: Sendable {
     /// A new one-use link's token, for a tab that opens another.
     func mintLink() -> String {
         let now = ContinuousClock.now
-        return state.withLock { state in
+        return state.withCheckedLock { state in
             state.dropExpired(at: now)
             if state.minted.count >= Self.mintedLimit, let oldest = state.minted.min(by: { $0.value < $1.value }) {
                 state.minted[oldest.key] = nil

@@ -132,11 +132,11 @@ final class ProgressLine: Sendable {
     func show(_ progress: ExploreProgress) {
         guard isTerminal, ContinuousClock.now - started > .seconds(1) else { return }
         let text = progress.shrinking ? "shrinking the failing walk…" : "walk \(progress.walksDone)/\(progress.walks), \(progress.steps) steps"
-        shown.withLock { $0 = true }
+        shown.withCheckedLock { $0 = true }
         FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
     }
 
     func clear() {
-        if shown.withLock({ $0 }) { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown.withCheckedLock({ $0 }) { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }

@@ -75,6 +75,22 @@ import Testing
         }
     }
 
+    /// The session runtime (its executor, scope and the hooks that take runtime functions' places) is reached through
+    /// the engine alone: the server and the daemon ask ScenarioHost, so the hooks have one door. Tests of the runtime
+    /// itself, and the benchmarks of its parts, may name it.
+    @Test func onlyTheEngineDependsOnTheSessionRuntime() throws {
+        let dependencies = try Self.targetDependencies()
+        let exempt: Set<String> = ["ScenarioHost", "FakesTests", "ModelTests", "ScenarioFormatTests", "ScenarioBenchmarks"]
+        let dependents = dependencies.filter { $0.value.contains("SessionRuntime") }.map(\.key)
+        #expect(dependents.contains("ScenarioHost"), "the reading is real: ScenarioHost depends on it")
+        #expect(Set(dependents).subtracting(exempt).isEmpty, "\(Set(dependents).subtracting(exempt).sorted()) depend on SessionRuntime")
+        #expect(dependencies.filter { $0.value.contains("CTaskOwnership") }.map(\.key) == ["SessionRuntime"])
+        let importers = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+            .filter { !["ScenarioHost", "SessionRuntime"].contains($0) }
+            .flatMap { try Self.imports(in: $0, of: ["SessionRuntime", "CTaskOwnership"]) }
+        #expect(importers.isEmpty, "\(importers.joined(separator: "\n"))")
+    }
+
     @Test func noLibraryTargetDependsOnTheExampleModels() throws {
         let manifest = try String(contentsOf: Binaries.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
         // Each `.target(name: "X", dependencies: [...])` up to the next target declaration.

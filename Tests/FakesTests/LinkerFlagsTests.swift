@@ -4,7 +4,7 @@ import SessionRuntime
 import Testing
 
 /// The `--wrap` flags a static link needs are written where each build passes them (the Debian package's script, the
-/// package-daemon plugin, the benchmark harness); each copy must list exactly `TaskOwnership.linkerFlags`, or a
+/// package-daemon plugin, the benchmark harness); each copy must list exactly `TaskOwnershipCheck.linkerFlags`, or a
 /// binary linked from a stale copy silently owns no tasks.
 @Suite struct LinkerFlagsTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -12,7 +12,7 @@ import Testing
     @Test(arguments: ["scripts/build-deb", "Plugins/PackageDaemon/PackageDaemon.swift", "Benchmarks/harness/run.py"])
     func everyCopyOfTheWrapFlagsIsTheLibrarysList(_ file: String) throws {
         let text = try String(contentsOf: Self.repository.appendingPathComponent(file), encoding: .utf8)
-        let expected = Set(TaskOwnership.linkerFlags.map { $0.replacingOccurrences(of: "--wrap=", with: "") })
+        let expected = Set(TaskOwnershipCheck.linkerFlags.map { $0.replacingOccurrences(of: "--wrap=", with: "") })
         #expect(expected.count == 5)
         // `--wrap=NAME` as the script and the plugin write it; the harness writes the names and adds the prefix.
         var written = Set(text.matches(of: /--wrap=([A-Za-z_]+)/).map { String($0.1) })

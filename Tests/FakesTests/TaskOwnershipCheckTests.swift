@@ -1,4 +1,4 @@
-@testable import Fakes
+import Fakes
 @testable import SessionRuntime
 import Testing
 

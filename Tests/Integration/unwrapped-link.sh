@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A link the task-ownership hooks cannot serve: scenariod with a static Swift runtime but without
-# TaskOwnership.linkerFlags. It must not crash; it must say what its sessions cannot own (scenarioctl status, the
+# TaskOwnershipCheck.linkerFlags. It must not crash; it must say what its sessions cannot own (scenarioctl status, the
 # log) and, under --model-escapes fail, refuse to start with one line and exit status 1.
 # Usage: Tests/Integration/unwrapped-link.sh   (after scripts/build-deb: only relinks its release build, twice)
 # Prints one line per check and closes with "N passed, N failed".
