@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # A team's daemon from outside, as its users meet it: Examples/TodoDaemon's todod (built by its own package)
 # started on its own scenarios and driven with the shipped scenarioctl; its offline check and its schema.
-# Usage: Tests/Integration/example-daemon.sh   (after `swift build` here and in Examples/TodoDaemon)
+# Usage: Tests/Integration/example-daemon.sh [TODOD]   (after `swift build` here and in Examples/TodoDaemon; TODOD is the
+# daemon that build made, Examples/TodoDaemon/.build/debug/todod unless it was built into another scratch path)
 # Prints one line per check and closes with "N passed, N failed".
 set -uo pipefail
 source "$(dirname "$0")/check.sh"
 cd "$(dirname "$0")/../.."
-todod=Examples/TodoDaemon/.build/debug/todod
+todod=${1:-Examples/TodoDaemon/.build/debug/todod}
 scenarioctl=.build/debug/scenarioctl
 
 directory=$(mktemp -d /tmp/todod-XXXX)

@@ -14,9 +14,9 @@ binary=$directory/scenariod
 # The objects are the Debian package's: without the flags only the link is done again, and with them after. The
 # package graph is the packaged build's too (no benchmarks; see scripts/build-deb).
 export SCENARIOD_PACKAGING=1
-swift build -c release --static-swift-stdlib --product scenariod >/dev/null 2>&1
+swift build -c release -Xswiftc -static-stdlib --product scenariod >/dev/null 2>&1
 cp .build/release/scenariod "$binary"
-swift build -c release --static-swift-stdlib "${wraps[@]}" --product scenariod >/dev/null 2>&1
+swift build -c release -Xswiftc -static-stdlib "${wraps[@]}" --product scenariod >/dev/null 2>&1
 
 socket=$directory/control.sock
 "$binary" --scenarios scenarios --scenario offline-demo --socket "$socket" --log-target stderr --exit-with-parent 2>"$directory/log" &
