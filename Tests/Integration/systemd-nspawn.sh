@@ -169,6 +169,11 @@ check "the service is active after it" in_container systemctl is-active --quiet 
 # The packaged binary links the Swift runtime statically: its check at start tried every part of task ownership.
 check "the packaged scenariod owns its Models' tasks (its check at start: complete)" \
     sh -c "nsenter -t $leader -a scenarioctl status --instance offline-demo | grep -q '^      tasks: owned, complete$'"
+# And a Model's timer runs on the session's clock in it: the feed's 15-minute refresh is a second request, made
+# (and journaled) before the clock move answers.
+check "a 15-minute clock move runs the feed's timer in the packaged binary: a second request, at 09:15" \
+    sh -c "nsenter -t $leader -a scenarioctl clock advance 15m --instance offline-demo >/dev/null \
+        && nsenter -t $leader -a scenarioctl requests --instance offline-demo | grep -q '^2  2026-11-01T09:15:00Z  GET'"
 socket_mode=$(in_container stat -c '%a %G' /run/scenariod/offline-demo/control.sock)
 check "the socket is 0660, group scenariod ($socket_mode)" test "$socket_mode" = "660 scenariod"
 
@@ -206,6 +211,13 @@ if [ -n "$team_deb" ]; then
         sh -c "nsenter -t $leader -a scenarioctl status --socket /run/todod/todo-due-soon/control.sock | grep -q '^todod 1.0.0 at'"
     check "the team's packaged todod owns its Models' tasks (its check at start: complete)" \
         sh -c "nsenter -t $leader -a scenarioctl status --socket /run/todod/todo-due-soon/control.sock | grep -q '^      tasks: owned, complete$'"
+    # The team's Model looks at its clock every minute in a run loop of its own: a move past todo-1's 09:05 must
+    # find it overdue when the move answers, in the binary the plugin linked.
+    todo_socket=/run/todod/todo-due-soon/control.sock
+    check "todod's run loop on the session's clock: nothing overdue at 09:00, todo-1 overdue after a 6-minute move" \
+        sh -c "! nsenter -t $leader -a scenarioctl state --socket $todo_socket | grep -q '\"isOverdue\" : true' \
+            && nsenter -t $leader -a scenarioctl clock advance 6m --socket $todo_socket >/dev/null \
+            && nsenter -t $leader -a scenarioctl state --socket $todo_socket | grep -q '\"isOverdue\" : true'"
     check "an action through the socket, and the team's service through the API" \
         sh -c "nsenter -t $leader -a scenarioctl do add title=Ship dueInMinutes=5 --socket /run/todod/todo-due-soon/control.sock | grep -q todo-3 && nsenter -t $leader -a scenarioctl service --socket /run/todod/todo-due-soon/control.sock | grep -q '^notifications *fake'"
     team_fields=$(in_container journalctl -u todod@todo-due-soon SYSLOG_IDENTIFIER=todod -o json --no-pager)
