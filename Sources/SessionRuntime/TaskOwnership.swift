@@ -5,9 +5,14 @@ import Synchronization
 /// The process-wide part of a session's ownership of its Model's tasks (DESIGN §4): the hooks `CTaskOwnership` puts
 /// into the Swift runtime and libdispatch, installed once, when the first ``SessionExecutor`` is made.
 public enum TaskOwnership {
+    /// The linker flags a binary with a static Swift runtime needs; they moved to the check's value type, which
+    /// servers and packaging scripts can reach without linking the hooks.
+    @available(*, deprecated, renamed: "TaskOwnershipCheck.linkerFlags")
+    public static var linkerFlags: [String] { TaskOwnershipCheck.linkerFlags }
+
     /// Whether this binary's hooks see the tasks it creates: false only in a binary linked with a static Swift
-    /// runtime but without ``/Fakes/TaskOwnershipCheck/linkerFlags``, whose sessions then cannot own a Model's `Task {}`. Task creation is one
-    /// part of what ``check()`` tries; the daemon uses that.
+    /// runtime but without ``/Fakes/TaskOwnershipCheck/linkerFlags``, whose sessions then cannot own a Model's
+    /// `Task {}`. Task creation is one part of what ``check()`` tries; the daemon uses that.
     @available(*, deprecated, message: "use TaskOwnership.check(), which tries every part of task ownership, task creation among them")
     public static var isComplete: Bool {
         installHooks()
