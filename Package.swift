@@ -93,9 +93,10 @@ let package = Package(
             "Services", "Fakes", "Yams", .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
-        // Sessions, the Model registry, the journal and events: the engine, no sockets, no concrete Model.
+        // Sessions, the Model registry, the journal and events: the engine, no sockets, no concrete Model. It refuses in
+        // the control API's codes (ControlAPI's APIErrorCode), one vocabulary from the engine to the clients.
         .target(name: "ScenarioHost", dependencies: [
-            "Services", "Fakes", "SessionRuntime", "LiveServices", "ScenarioFormat", .product(name: "Logging", package: "swift-log"),
+            "Services", "Fakes", "SessionRuntime", "LiveServices", "ScenarioFormat", "ControlAPI", .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         // The control API's request and response bodies, shared by the server and its clients.
@@ -197,7 +198,7 @@ let package = Package(
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "SessionRuntime", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
         // The OpenAPI documents and WireMock mappings are read from the source tree (#filePath), as the malformed-scenario corpus is.
         .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "Services", "Fakes", .product(name: "Yams", package: "Yams")], exclude: ["OpenAPI", "WireMock"]),
-        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TaskModels",
+        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TaskModels",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         // The daemon library as a team that owns main uses it: a Service in its own group.

@@ -11,13 +11,13 @@ package struct APIError: Error {
     /// Headers the refusal needs besides the body's (`Accept-Patch` on a 415).
     var headers: HTTPFields = [:]
 
-    init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+    init(_ status: HTTPResponse.Status, _ code: APIErrorCode, _ message: String) {
         self.status = status
         self.body = APIErrorBody(code: code, message: message)
     }
 
     package init(_ error: HostError) {
-        self.init(error.code.status, error.code.rawValue, error.message)
+        self.init(error.code.status, error.code, error.message)
     }
 
     /// The status's number: ScenarioTesting's walks on the engine refuse a step as the API would.
@@ -31,12 +31,13 @@ package struct APIError: Error {
     }
 
     static func bodyTooLarge(limit: Int) -> APIError {
-        APIError(.contentTooLarge, "bodyTooLarge", "the request body is over the limit of \(limit) bytes; send less.")
+        APIError(.contentTooLarge, .bodyTooLarge, "the request body is over the limit of \(limit) bytes; send less.")
     }
 }
 
-extension HostError.Code {
-    /// The HTTP status the control API answers this refusal with.
+extension APIErrorCode {
+    /// The HTTP status the control API answers the engine's refusal (a ``HostError``) with; the server's own refusals
+    /// name theirs where they are made.
     var status: HTTPResponse.Status {
         switch self {
         case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute, .unknownStream: .notFound
@@ -48,6 +49,13 @@ extension HostError.Code {
         case .storeFailed, .saveFailed: .serviceUnavailable
         // The client side holds too much open; it can free some (429 rather than 503: the daemon is healthy).
         case .tooManySessions, .tooManySubscribers, .tooMuchHeld: .tooManyRequests
+        case .notAllowed: .forbidden
+        case .bodyTooLarge: .contentTooLarge
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .noSuchEndpoint: .notFound
+        case .methodNotAllowed: .methodNotAllowed
+        // malformedJSON, tooDeep, invalidRequest, invalidDuration, and a code the engine does not know.
+        default: .badRequest
         }
     }
 }

@@ -20,7 +20,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return Self.apiError(for: error, request: request).response
             }
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
-            var response = APIError(.methodNotAllowed, "methodNotAllowed",
+            var response = APIError(.methodNotAllowed, .methodNotAllowed,
                                     "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allow).").response
             response.headers[.allow] = allow
             return response
@@ -39,7 +39,7 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: false)
         guard [.put, .delete].contains(request.method), segments.count == 6, segments[1] == "v1", segments[2] == "sessions",
               segments[4] == "kv", segments[5].isEmpty else { return nil }
-        return APIError(.badRequest, "invalidKey", "the key is empty; a key is 1 to 1,024 characters without control characters: \(request.method) /v1/sessions/\(segments[3])/kv/KEY.")
+        return APIError(.badRequest, .invalidKey, "the key is empty; a key is 1 to 1,024 characters without control characters: \(request.method) /v1/sessions/\(segments[3])/kv/KEY.")
     }
 
     /// A key-value key (or a service's name) with a `/` in it splits the path: say how to write it.
@@ -58,15 +58,15 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as HostError:
             return APIError(error)
         case let error as HTTPError where error.status == .notFound:
-            return APIError(.notFound, "noSuchEndpoint", "there is no endpoint \(request.method) \(request.uri.path)\(slashInKeyHint(request.uri.path)); see openapi/scenariod.yaml.")
+            return APIError(.notFound, .noSuchEndpoint, "there is no endpoint \(request.method) \(request.uri.path)\(slashInKeyHint(request.uri.path)); see openapi/scenariod.yaml.")
         case let error as HTTPError where error.status == .methodNotAllowed:
-            return APIError(.methodNotAllowed, "methodNotAllowed", "\(request.uri.path) does not take \(request.method).")
+            return APIError(.methodNotAllowed, .methodNotAllowed, "\(request.uri.path) does not take \(request.method).")
         case let error as HTTPError where error.status == .contentTooLarge:
             return .bodyTooLarge(limit: JSONBody.limit)
         case let error as HTTPError:
-            return APIError(error.status, "httpError", error.body ?? error.status.reasonPhrase)
+            return APIError(error.status, .httpError, error.body ?? error.status.reasonPhrase)
         default:
-            return APIError(.internalServerError, "internal", "the daemon failed to answer \(request.method) \(request.uri.path); the journal has the details.")
+            return APIError(.internalServerError, .internal, "the daemon failed to answer \(request.method) \(request.uri.path); the journal has the details.")
         }
     }
 }

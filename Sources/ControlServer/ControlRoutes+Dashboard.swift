@@ -1,3 +1,4 @@
+import ControlAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -12,7 +13,7 @@ extension ControlRoutes {
         router.get("/dashboard/:asset") { _, context in
             let name = try parameter("asset", of: context)
             guard let asset = DashboardAsset.named[name] else {
-                throw APIError(.notFound, "noSuchEndpoint", "the dashboard has no file '\(name)'; its files are \(DashboardAsset.named.keys.sorted().joined(separator: ", ")).")
+                throw APIError(.notFound, .noSuchEndpoint, "the dashboard has no file '\(name)'; its files are \(DashboardAsset.named.keys.sorted().joined(separator: ", ")).")
             }
             return asset.response
         }

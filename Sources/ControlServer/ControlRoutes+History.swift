@@ -17,11 +17,11 @@ extension ControlRoutes {
             let value = try await JSONBody.value(of: request)
             // A number past Int's range would be refused as "not valid JSON" by the decoder; say what is wrong.
             if case .object(let fields) = value, case .double(let step)? = fields["step"] {
-                throw APIError(.badRequest, "invalidRequest", "step must be a whole number from 0 to \(SessionHistory.limit), got \(step).")
+                throw APIError(.badRequest, .invalidRequest, "step must be a whole number from 0 to \(SessionHistory.limit), got \(step).")
             }
             let body = try JSONBody.decode(RewindRequest.self, from: value, fields: ["step"], required: ["step"])
             guard (0...SessionHistory.limit).contains(body.step) else {
-                throw APIError(.badRequest, "invalidRequest", "step must be a whole number from 0 to \(SessionHistory.limit), got \(body.step).")
+                throw APIError(.badRequest, .invalidRequest, "step must be a whole number from 0 to \(SessionHistory.limit), got \(body.step).")
             }
             let session = try await session(context)
             return JSONResponse.make(json: try await session.rewind(to: body.step).jsonData)

@@ -32,7 +32,7 @@ extension ControlRoutes {
         router.post("/v1/sessions/:session/clock/advance") { request, context in
             let body = try await JSONBody.decode(AdvanceClockRequest.self, from: request, fields: ["by", "play"], required: ["by"])
             guard let duration = DurationText.parse(body.by) else {
-                throw APIError(.badRequest, "invalidDuration", "'\(body.by)' is not a duration; write a number and a unit such as 250ms, 2s, 15m or 1h30m (at most 4 parts of up to 6 digits).")
+                throw APIError(.badRequest, .invalidDuration, "'\(body.by)' is not a duration; write a number and a unit such as 250ms, 2s, 15m or 1h30m (at most 4 parts of up to 6 digits).")
             }
             let session = try await session(context)
             let now = try await session.advanceClock(by: duration, play: body.play ?? false)
@@ -144,7 +144,7 @@ extension TransportError {
     init?(field name: String?) throws {
         guard let name else { return nil }
         guard let error = TransportError(rawValue: name) else {
-            throw APIError(.badRequest, "invalidRequest", "the field 'fault' is '\(name)', which is not a fault; give one of \(TransportError.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw APIError(.badRequest, .invalidRequest, "the field 'fault' is '\(name)', which is not a fault; give one of \(TransportError.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         self = error
     }
@@ -156,12 +156,12 @@ extension NetworkConditions {
     package init(_ body: NetworkConditionsBody) throws {
         let fault = try TransportError(field: body.fault)
         if body.offline == true, fault != nil {
-            throw APIError(.badRequest, "invalidRequest", "the body asks for offline and for fault '\(body.fault ?? "")'; offline is the fault offline, so give one.")
+            throw APIError(.badRequest, .invalidRequest, "the body asks for offline and for fault '\(body.fault ?? "")'; offline is the fault offline, so give one.")
         }
         var delay = Duration.zero
         if let text = body.delay {
             guard let parsed = DurationText.parse(text) else {
-                throw APIError(.badRequest, "invalidRequest", "the field 'delay' is '\(text)', which is not a duration; write one such as 250ms, 2s or 1m.")
+                throw APIError(.badRequest, .invalidRequest, "the field 'delay' is '\(text)', which is not a duration; write one such as 250ms, 2s or 1m.")
             }
             delay = parsed
         }

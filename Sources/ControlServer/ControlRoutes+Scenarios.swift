@@ -27,12 +27,12 @@ extension ControlRoutes {
             guard let directory = catalog.directories[name] else {
                 // The same answer as for showing it, with its suggestion.
                 _ = try await host.scenario(named: name)
-                throw APIError(.notFound, "unknownScenario", "there is no scenario '\(name)'.")
+                throw APIError(.notFound, .unknownScenario, "there is no scenario '\(name)'.")
             }
             let path = directory.appendingPathComponent(ScenarioCatalog.fileName).path
             // Read now, as it is on disk: a file with problems, or one changed since the last reload, shows as it is.
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw APIError(.notFound, "unknownScenario", "the file of scenario '\(name)', \(path), cannot be read now; it may have been removed since the daemon last read its scenarios (scenarioctl reload).")
+                throw APIError(.notFound, .unknownScenario, "the file of scenario '\(name)', \(path), cannot be read now; it may have been removed since the daemon last read its scenarios (scenarioctl reload).")
             }
             return JSONResponse.make(ScenarioFileBody(scenario: name, path: path, text: String(decoding: data, as: UTF8.self)))
         }
@@ -114,7 +114,7 @@ extension ControlRoutes {
         let catalog = await configuration.reload()
         guard catalog.scenarios[name] != nil else {
             let problems = (catalog.problems[name] ?? []).map(\.description).joined(separator: "; ")
-            throw APIError(.internalServerError, "saveFailed", "scenario '\(name)' was written to \(directory.path) but does not load: \(problems). Please report this.")
+            throw APIError(.internalServerError, .saveFailed, "scenario '\(name)' was written to \(directory.path) but does not load: \(problems). Please report this.")
         }
     }
 }

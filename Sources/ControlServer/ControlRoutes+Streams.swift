@@ -23,11 +23,11 @@ extension ControlRoutes {
             // stream that is not gets the session's 404).
             if let frame, let kind = try await Self.kind(of: number, in: session) {
                 guard kind == .webSocket else {
-                    throw APIError(.badRequest, "invalidRequest", "stream \(number) is \(Self.describe(kind)), which ends without a close frame; 'code' and 'reason' are a WebSocket's. Close it with {} or break it off with a 'fault'.")
+                    throw APIError(.badRequest, .invalidRequest, "stream \(number) is \(Self.describe(kind)), which ends without a close frame; 'code' and 'reason' are a WebSocket's. Close it with {} or break it off with a 'fault'.")
                 }
                 // A close frame's payload is at most 125 bytes, two of them the code (RFC 6455 §5.5), as the scenario format says.
                 guard frame.reason.utf8.count <= 123 else {
-                    throw APIError(.badRequest, "invalidRequest", "the close reason is \(frame.reason.utf8.count) bytes; a close frame holds at most 123 (RFC 6455 §5.5), so shorten it.")
+                    throw APIError(.badRequest, .invalidRequest, "the close reason is \(frame.reason.utf8.count) bytes; a close frame holds at most 123 (RFC 6455 §5.5), so shorten it.")
                 }
             }
             let state = try await session.closeStream(number, fault: fault, frame: frame)
@@ -41,7 +41,7 @@ extension ControlRoutes {
         let number = try streamNumber(context)
         let session = try await session(context)
         if let kind = try await Self.kind(of: number, in: session), kind != .events, body.text == nil {
-            throw APIError(.badRequest, "invalidRequest", "stream \(number) is \(Self.describe(kind)): push what it sends as 'text', sent exactly as written; 'data', 'event', 'id' and 'retry' make a server-sent event, which only an event stream carries.")
+            throw APIError(.badRequest, .invalidRequest, "stream \(number) is \(Self.describe(kind)): push what it sends as 'text', sent exactly as written; 'data', 'event', 'id' and 'retry' make a server-sent event, which only an event stream carries.")
         }
         // The bytes are made in the call: made before the awaits above, Swift 6.3.1's optimizer crashes (signal 11,
         // splitting this coroutine) in a release build.
@@ -66,11 +66,11 @@ extension ControlRoutes {
     private static func closeFrame(of body: CloseStreamRequest) throws -> WebSocketClose? {
         guard body.code != nil || body.reason != nil else { return nil }
         if body.fault != nil {
-            throw APIError(.badRequest, "invalidRequest", "the close has a 'fault' and a close frame ('code', 'reason'); a dropped connection sends no frame, so give one or the other.")
+            throw APIError(.badRequest, .invalidRequest, "the close has a 'fault' and a close frame ('code', 'reason'); a dropped connection sends no frame, so give one or the other.")
         }
         let code = body.code ?? 1000
         guard (1000...4999).contains(code), ![1005, 1006, 1015].contains(code) else {
-            throw APIError(.badRequest, "invalidRequest", "the close code \(code) is not one a close frame carries; use 1000 (normal), 1001 (going away), 1011 (server error) or 4000–4999.")
+            throw APIError(.badRequest, .invalidRequest, "the close code \(code) is not one a close frame carries; use 1000 (normal), 1001 (going away), 1011 (server error) or 4000–4999.")
         }
         return WebSocketClose(code: code, reason: body.reason ?? "")
     }
@@ -80,7 +80,7 @@ extension ControlRoutes {
         // A number too large for any journal names no open stream: a 404 like any other number, not a malformed one.
         if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), Int(text) == nil { return .max }
         guard let number = Int(text), number > 0 else {
-            throw APIError(.badRequest, "invalidRequest", "stream '\(text.prefix(80))' is not a stream number; streams are numbered by their request's journal sequence (GET /v1/sessions/ID/streams lists them).")
+            throw APIError(.badRequest, .invalidRequest, "stream '\(text.prefix(80))' is not a stream number; streams are numbered by their request's journal sequence (GET /v1/sessions/ID/streams lists them).")
         }
         return number
     }
@@ -94,20 +94,20 @@ extension ControlRoutes {
         if body.retry != nil { fields.append("retry") }
         if let text = body.text {
             guard fields.isEmpty else {
-                throw APIError(.badRequest, "invalidRequest", "the push has 'text' and \(fields.map { "'\($0)'" }.joined(separator: ", ")); 'text' is sent exactly as written, so send either it or an event's fields.")
+                throw APIError(.badRequest, .invalidRequest, "the push has 'text' and \(fields.map { "'\($0)'" }.joined(separator: ", ")); 'text' is sent exactly as written, so send either it or an event's fields.")
             }
             return Data(text.utf8)
         }
         guard let data = body.data else {
-            throw APIError(.badRequest, "invalidRequest", "the push needs 'data' (an event, with 'event', 'id' and 'retry' if wanted) or 'text' (sent exactly as written).")
+            throw APIError(.badRequest, .invalidRequest, "the push needs 'data' (an event, with 'event', 'id' and 'retry' if wanted) or 'text' (sent exactly as written).")
         }
         // CR and LF end an SSE field; nothing else does.
         let breaksLine = { (text: String?) in text?.unicodeScalars.contains { $0 == "\r" || $0 == "\n" } == true }
         if breaksLine(body.event) || breaksLine(body.id) {
-            throw APIError(.badRequest, "invalidRequest", "the push's 'event' or 'id' holds a line break, which would end the field; send it on one line.")
+            throw APIError(.badRequest, .invalidRequest, "the push's 'event' or 'id' holds a line break, which would end the field; send it on one line.")
         }
         if let retry = body.retry, !(0...86_400_000).contains(retry) {
-            throw APIError(.badRequest, "invalidRequest", "the push's 'retry' is \(retry); a reconnection time is 0 to 86,400,000 milliseconds (a day).")
+            throw APIError(.badRequest, .invalidRequest, "the push's 'retry' is \(retry); a reconnection time is 0 to 86,400,000 milliseconds (a day).")
         }
         return SSEEvent(event: body.event, id: body.id, data: data, retry: body.retry).bytes
     }

@@ -63,7 +63,7 @@ struct ControlRoutes: Sendable {
     func parameter(_ name: String, of context: ControlRequestContext) throws -> String {
         let raw = try context.parameters.require(name)
         guard let decoded = raw.removingPercentEncoding else {
-            throw APIError(.badRequest, "invalidRequest", "the \(name) '\(raw.prefix(80))' in the path is not valid percent-encoding.")
+            throw APIError(.badRequest, .invalidRequest, "the \(name) '\(raw.prefix(80))' in the path is not valid percent-encoding.")
         }
         return decoded
     }

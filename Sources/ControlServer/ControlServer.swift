@@ -1,3 +1,4 @@
+import ControlAPI
 import Foundation
 import HummingbirdCore
 import Hummingbird
@@ -80,7 +81,7 @@ public struct ControlServer: Service, CustomStringConvertible {
                 let response: Response
                 if let peer, !access.allows(peer) {
                     logger.warning("refused \(request.method) \(request.uri.path) from \(peer)", metadata: peer.metadata)
-                    response = APIError(.forbidden, "notAllowed", access.refusal(for: peer)).response
+                    response = APIError(.forbidden, .notAllowed, access.refusal(for: peer)).response
                 } else {
                     if mutating {
                         logger.info("\(request.method) \(request.uri.path) by \(peer.map(\.description) ?? "an unknown peer")",

@@ -74,7 +74,7 @@ enum EventStream {
             return nil
         }
         guard let id = Int(text), id >= 0 else {
-            throw APIError(.badRequest, "invalidRequest", "the last event id '\(text)' is not one this daemon gives: they are whole numbers from 1, the id: of each event; leave it out to start from the current state.")
+            throw APIError(.badRequest, .invalidRequest, "the last event id '\(text)' is not one this daemon gives: they are whole numbers from 1, the id: of each event; leave it out to start from the current state.")
         }
         return id
     }

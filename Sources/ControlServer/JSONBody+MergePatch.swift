@@ -1,3 +1,4 @@
+import ControlAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -15,7 +16,7 @@ extension JSONBody {
     static func mergePatch(of request: Request) async throws -> JSONValue {
         if let contentType = request.headers[.contentType] {
             guard mergePatchMediaTypes.contains(mediaType(of: contentType)) else {
-                var error = APIError(.unsupportedMediaType, "unsupportedMediaType",
+                var error = APIError(.unsupportedMediaType, .unsupportedMediaType,
                                      "\(request.method) \(request.uri.path) takes a JSON merge patch (RFC 7396), sent as Content-Type: application/merge-patch+json (or application/json), not '\(contentType)'; to replace the whole state, PUT it.")
                 error.headers[.acceptPatch] = mergePatchMediaTypes.joined(separator: ", ")
                 throw error

@@ -25,22 +25,22 @@ enum JSONBody {
         }
         guard buffer.readableBytes > 0 else {
             guard let emptyMeans else {
-                throw APIError(.badRequest, "invalidRequest", "\(request.method) \(request.uri.path) needs a JSON body; openapi/scenariod.yaml describes it.")
+                throw APIError(.badRequest, .invalidRequest, "\(request.method) \(request.uri.path) needs a JSON body; openapi/scenariod.yaml describes it.")
             }
             return emptyMeans
         }
         if let contentType = request.headers[.contentType], !mediaTypes.contains(mediaType(of: contentType)) {
-            throw APIError(.unsupportedMediaType, "unsupportedMediaType",
+            throw APIError(.unsupportedMediaType, .unsupportedMediaType,
                            "\(request.method) \(request.uri.path) takes a JSON body sent as Content-Type: \(mediaTypes.joined(separator: " or ")), not '\(contentType)'; with curl, send it with --json '{…}' (or -H 'Content-Type: application/json' -d '{…}': -d alone says application/x-www-form-urlencoded).")
         }
         let data = Data(buffer.readableBytesView)
         if let depth = nestingDepth(of: data, exceeding: depthLimit) {
-            throw APIError(.badRequest, "tooDeep", "the request body nests arrays and objects \(depth) or more deep; the limit is \(depthLimit).")
+            throw APIError(.badRequest, .tooDeep, "the request body nests arrays and objects \(depth) or more deep; the limit is \(depthLimit).")
         }
         do {
             return try JSONValue(strictJSON: data)
         } catch {
-            throw APIError(.badRequest, "malformedJSON", "the request body is not valid JSON (RFC 8259): \(error).")
+            throw APIError(.badRequest, .malformedJSON, "the request body is not valid JSON (RFC 8259): \(error).")
         }
     }
 
@@ -60,29 +60,29 @@ enum JSONBody {
     /// ``decode(_:from:fields:required:emptyMeans:)`` of a body already read.
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, fields: [String], required: [String]) throws -> T {
         guard case .object(let object) = value else {
-            throw APIError(.badRequest, "invalidRequest", "the request body must be a JSON object with \(fields.joined(separator: ", ")), got \(value.typeName).")
+            throw APIError(.badRequest, .invalidRequest, "the request body must be a JSON object with \(fields.joined(separator: ", ")), got \(value.typeName).")
         }
         for key in object.keys.sorted() where !fields.contains(key) {
-            throw APIError(.badRequest, "unknownField", "the request body has the unknown field '\(VisibleText.showing(key))'; allowed: \(fields.joined(separator: ", ")).")
+            throw APIError(.badRequest, .unknownField, "the request body has the unknown field '\(VisibleText.showing(key))'; allowed: \(fields.joined(separator: ", ")).")
         }
         // No body field of the API takes null; an optional one is left out instead (found by the fuzzer: an
         // "id": null created a session with a generated id).
         for key in object.keys.sorted() where object[key] == .null {
-            throw APIError(.badRequest, "invalidRequest", "the field '\(key)' is null; give it a value or leave it out.")
+            throw APIError(.badRequest, .invalidRequest, "the field '\(key)' is null; give it a value or leave it out.")
         }
         for key in required where object[key] == nil {
-            throw APIError(.badRequest, "invalidRequest", "the request body needs the field '\(key)'.")
+            throw APIError(.badRequest, .invalidRequest, "the request body needs the field '\(key)'.")
         }
         do {
             return try JSONDecoder.services.decode(T.self, from: value.jsonData)
         } catch let DecodingError.typeMismatch(expected, context), let DecodingError.valueNotFound(expected, context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw APIError(.badRequest, "invalidRequest", "the field '\(field)' must be \(describe(expected)).")
+            throw APIError(.badRequest, .invalidRequest, "the field '\(field)' must be \(describe(expected)).")
         } catch let DecodingError.dataCorrupted(context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw APIError(.badRequest, "invalidRequest", "the field '\(field)' is invalid: \(context.debugDescription)")
+            throw APIError(.badRequest, .invalidRequest, "the field '\(field)' is invalid: \(context.debugDescription)")
         } catch {
-            throw APIError(.badRequest, "invalidRequest", "the request body could not be read: \(error)")
+            throw APIError(.badRequest, .invalidRequest, "the request body could not be read: \(error)")
         }
     }
 

@@ -67,7 +67,7 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
             return
         }
         guard !refused else { return }
-        refuse((.badRequest, "malformedRequest", "the request is not HTTP/1.1 this server can frame (\(Self.describe(error))); send one request line, one Content-Length or Transfer-Encoding: chunked, and a body of that length."), context)
+        refuse((.badRequest, .malformedRequest, "the request is not HTTP/1.1 this server can frame (\(Self.describe(error))); send one request line, one Content-Length or Transfer-Encoding: chunked, and a body of that length."), context)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -80,14 +80,14 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     /// Why the request of `head` is refused before its body is read; nil when it is not.
-    static func refusal(of head: HTTPRequestHead, bodyLimit: Int) -> (HTTPResponseStatus, String, String)? {
+    static func refusal(of head: HTTPRequestHead, bodyLimit: Int) -> (HTTPResponseStatus, APIErrorCode, String)? {
         let codings = head.headers["transfer-encoding"].flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         if !codings.isEmpty, codings != ["chunked"] {
-            return (.notImplemented, "unsupportedTransferEncoding", "Transfer-Encoding '\(codings.joined(separator: ", "))' is not supported; send the body as it is (with a Content-Length) or with Transfer-Encoding: chunked alone.")
+            return (.notImplemented, .unsupportedTransferEncoding, "Transfer-Encoding '\(codings.joined(separator: ", "))' is not supported; send the body as it is (with a Content-Length) or with Transfer-Encoding: chunked alone.")
         }
         if let declared = head.headers["content-length"].first.flatMap({ Int($0) }), declared > bodyLimit {
-            return (.payloadTooLarge, "bodyTooLarge", "the request body of \(declared) bytes (its Content-Length) is over the limit of \(bodyLimit) bytes; send less.")
+            return (.payloadTooLarge, .bodyTooLarge, "the request body of \(declared) bytes (its Content-Length) is over the limit of \(bodyLimit) bytes; send less.")
         }
         return nil
     }
@@ -111,13 +111,13 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
         bodyCheck = context.eventLoop.scheduleTask(in: bodyTimeout) {
             let (handler, context) = bound.value
             handler.bodyCheck = nil
-            handler.refuse((.requestTimeout, "bodyTimeout", "the request body did not arrive whole within \(seconds.formatted()) s of its head (the daemon's --body-timeout); send the body as its head says, or a Content-Length that matches it."), context)
+            handler.refuse((.requestTimeout, .bodyTimeout, "the request body did not arrive whole within \(seconds.formatted()) s of its head (the daemon's --body-timeout); send the body as its head says, or a Content-Length that matches it."), context)
         }
     }
 
     /// Writes the JSON error for `refusal` and closes the connection once it is sent, or, `draining`, once the
     /// request's body has been read and dropped (at the latest at the body timeout).
-    private func refuse(_ refusal: (HTTPResponseStatus, String, String), _ context: ChannelHandlerContext, draining: Bool = false) {
+    private func refuse(_ refusal: (HTTPResponseStatus, APIErrorCode, String), _ context: ChannelHandlerContext, draining: Bool = false) {
         refused = true
         self.draining = draining
         bodyCheck?.cancel()

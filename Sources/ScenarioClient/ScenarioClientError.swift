@@ -28,7 +28,7 @@ public enum ScenarioClientError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The API error code, when the daemon refused the request.
-    public var code: String? {
+    public var code: APIErrorCode? {
         if case .api(_, let body) = self { return body.code }
         return nil
     }

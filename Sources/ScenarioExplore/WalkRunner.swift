@@ -215,7 +215,7 @@ struct WalkRunner: Sendable {
                 }
             } catch let error as ScenarioClientError {
                 guard case .api(let status, let body) = error else { throw error }
-                if body.code == "modelEscaped" {
+                if body.code == .modelEscaped {
                     failure = PropertyFailure(property: BuiltInProperty.noModelEscape.rawValue, step: number, detail: body.message)
                 } else if status >= 500 {
                     failure = PropertyFailure(property: BuiltInProperty.noServerError.rawValue, step: number,

@@ -1,3 +1,4 @@
+import ControlAPI
 import Services
 import Synchronization
 

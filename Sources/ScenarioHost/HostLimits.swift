@@ -1,7 +1,8 @@
+
 /// How much a host lets its clients hold, so that no client (a test suite that forgets to delete its sessions, a
 /// dashboard left open in many tabs, a session driven for days) can grow the daemon without bound. Past a count
-/// limit the host refuses with ``HostError/Code/tooManySessions`` or ``HostError/Code/tooManySubscribers``, and past
-/// ``heldBytes`` with ``HostError/Code/tooMuchHeld``; nothing open is touched. Past a store's byte bound the store
+/// limit the host refuses with ``/ControlAPI/APIErrorCode/tooManySessions`` or ``/ControlAPI/APIErrorCode/tooManySubscribers``, and past
+/// ``heldBytes`` with ``/ControlAPI/APIErrorCode/tooMuchHeld``; nothing open is touched. Past a store's byte bound the store
 /// itself gives way, as each bound says.
 public struct HostLimits: Sendable, Hashable {
     /// Open sessions. An idle session of a shipped scenario costs about 11 KiB, so the default keeps a full
@@ -25,7 +26,7 @@ public struct HostLimits: Sendable, Hashable {
     /// kept, and saving the recording says so.
     public var recordingBytes: Int
     /// Bytes every session's stores hold together (``HeldBytes``); past it the host refuses new work (a session,
-    /// an action, a clock move, a write) with ``HostError/Code/tooMuchHeld``, naming the sessions that hold most,
+    /// an action, a clock move, a write) with ``/ControlAPI/APIErrorCode/tooMuchHeld``, naming the sessions that hold most,
     /// until some are deleted or reset. Reads, resets, rewinds and deletes are always served.
     public var heldBytes: Int
 

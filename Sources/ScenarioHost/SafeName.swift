@@ -1,3 +1,4 @@
+import ControlAPI
 import Services
 
 /// The rules for client-chosen names (session ids, names of recorded scenarios): safe in URL paths, file names

@@ -1,3 +1,4 @@
+import ControlAPI
 import Fakes
 public import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import ControlAPI
 public import Fakes
 public import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import ControlAPI
 public import Fakes
 import Foundation
 import Logging

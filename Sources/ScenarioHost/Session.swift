@@ -1,3 +1,4 @@
+import ControlAPI
 import Fakes
 import Foundation
 import Logging

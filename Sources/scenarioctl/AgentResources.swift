@@ -111,7 +111,7 @@ actor AgentResources {
             return try await body()
         } catch let error as ScenarioClientError {
             let message = "\(error.code.map { "\($0): " } ?? "")\(error.description)"
-            if ["unknownSession", "unknownScenario"].contains(error.code) { throw Self.notFound(uri, message) }
+            if let code = error.code, [.unknownSession, .unknownScenario].contains(code) { throw Self.notFound(uri, message) }
             throw MCPError.invalidParams(message)
         }
     }

@@ -22,6 +22,8 @@ struct AgentTools: Sendable {
     }
 
     /// A tool call refused before or by the daemon: the API's error code and message, or the argument that was wrong.
+    /// A tool's refusal: an API code (``APIErrorCode``'s words), or the client's own when no daemon answered
+    /// (`daemonUnreachable`, `noAnswer`, `unexpectedResponse`).
     struct Failure: Error {
         var code: String
         var message: String
@@ -61,7 +63,7 @@ struct AgentTools: Sendable {
             }
             return CallTool.Result(content: [.text(text: Self.text(result), annotations: nil, _meta: nil)], structuredContent: Optional.some(MCP.Value(result)))
         } catch let error as ScenarioClientError {
-            let code = error.code ?? {
+            let code = error.code?.rawValue ?? {
                 switch error {
                 case .daemonUnreachable: "daemonUnreachable"
                 case .noAnswer: "noAnswer"
@@ -99,16 +101,16 @@ struct ToolArguments: Sendable {
         var values: [String: JSONValue] = [:]
         for (name, value) in arguments.sorted(by: { $0.key < $1.key }) {
             guard let property = properties[name] else {
-                throw AgentTools.Failure(code: "invalidArguments", message: "'\(name)' is not an argument of this tool; it takes \(properties.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")).")
+                throw AgentTools.Failure(code: APIErrorCode.invalidArguments.rawValue, message: "'\(name)' is not an argument of this tool; it takes \(properties.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")).")
             }
             let json = JSONValue(value)
             if let type = property.objectValue?["type"]?.stringValue, !Self.value(json, isOfType: type) {
-                throw AgentTools.Failure(code: "invalidArguments", message: "argument '\(name)' must be \(Self.article(type)) \(type), not \(json.typeName) (\(String(decoding: json.jsonData, as: UTF8.self).prefix(60))).")
+                throw AgentTools.Failure(code: APIErrorCode.invalidArguments.rawValue, message: "argument '\(name)' must be \(Self.article(type)) \(type), not \(json.typeName) (\(String(decoding: json.jsonData, as: UTF8.self).prefix(60))).")
             }
             values[name] = json
         }
         if let missing = required.first(where: { values[$0] == nil }) {
-            throw AgentTools.Failure(code: "invalidArguments", message: "argument '\(missing)' is required.")
+            throw AgentTools.Failure(code: APIErrorCode.invalidArguments.rawValue, message: "argument '\(missing)' is required.")
         }
         self.values = values
     }

@@ -86,10 +86,10 @@ struct AgentVerb: Sendable {
             case (let by?, nil): now = try await client.advanceClock(by: by, session: id)
             case (nil, let to?):
                 guard let instant = InstantText.parse(to) else {
-                    throw AgentTools.Failure(code: "invalidArguments", message: "argument 'to': \(InstantText.problem(to) ?? "'\(to)' is not an instant"); write one such as 2026-11-01T09:00:00Z.")
+                    throw AgentTools.Failure(code: APIErrorCode.invalidArguments.rawValue, message: "argument 'to': \(InstantText.problem(to) ?? "'\(to)' is not an instant"); write one such as 2026-11-01T09:00:00Z.")
                 }
                 now = try await client.setClock(to: instant, session: id)
-            default: throw AgentTools.Failure(code: "invalidArguments", message: "give exactly one of 'by' (a duration such as 30s) and 'to' (an instant).")
+            default: throw AgentTools.Failure(code: APIErrorCode.invalidArguments.rawValue, message: "give exactly one of 'by' (a duration such as 30s) and 'to' (an instant).")
             }
             return .object(["session": .string(id), "now": .string(InstantText.format(now)), "state": try await client.state(session: id)])
         },
@@ -150,7 +150,7 @@ struct AgentVerb: Sendable {
                 let stored = try await client.setKeyValue(key, to: value, session: id)
                 return .object(["session": .string(id), "key": .string(key), "value": stored, "state": try await client.state(session: id)])
             default:
-                throw AgentTools.Failure(code: "invalidArguments", message: "give 'value' to set the key, or 'remove': true to remove it, not both and not neither.")
+                throw AgentTools.Failure(code: APIErrorCode.invalidArguments.rawValue, message: "give 'value' to set the key, or 'remove': true to remove it, not both and not neither.")
             }
         },
         AgentVerb(name: "read_history", description: "The session's steps so far (actions, clock moves, edits), each with its number for rewind.",

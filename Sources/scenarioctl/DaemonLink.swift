@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ControlAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -141,7 +142,7 @@ struct DaemonLink: Sendable {
             reason = "\(socketPath): \(error)"
         }
         let applied = sent ? " The change was sent and may have been applied; read the session before trying again." : " Nothing was sent."
-        return DashboardBridge.answer(.serviceUnavailable, "daemonUnavailable",
+        return DashboardBridge.answer(.serviceUnavailable, .daemonUnavailable,
             "the daemon is stopped or restarting (\(reason)).\(applied) The dashboard reconnects when it is back.")
     }
 

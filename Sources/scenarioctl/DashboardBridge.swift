@@ -29,28 +29,28 @@ struct DashboardBridge: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         let origins = ["127.0.0.1:\(port())", "localhost:\(port())"]
         guard let host = request.head.authority, origins.contains(host) else {
-            return Self.answer(.forbidden, "foreignOrigin", "this bridge answers requests for \(origins[0]) only, not for host '\(request.head.authority ?? "")'.")
+            return Self.answer(.forbidden, .foreignOrigin, "this bridge answers requests for \(origins[0]) only, not for host '\(request.head.authority ?? "")'.")
         }
         if let origin = request.headers[.origin], !origins.map({ "http://\($0)" }).contains(origin) {
-            return Self.answer(.forbidden, "foreignOrigin", "requests from pages of '\(origin)' are refused; only the dashboard's own pages may call the daemon.")
+            return Self.answer(.forbidden, .foreignOrigin, "requests from pages of '\(origin)' are refused; only the dashboard's own pages may call the daemon.")
         }
         let path = request.uri.path
         if path == "/" { return Response(status: .seeOther, headers: [.location: "/dashboard/"]) }
         if path == "/dashboard" || path.hasPrefix("/dashboard/") {
             // The page, its script and style: the same files as in every copy of the binary, no secret in them.
             guard request.method == .get || request.method == .head else {
-                return Self.answer(.methodNotAllowed, "methodNotAllowed", "the dashboard's files are read with GET only.")
+                return Self.answer(.methodNotAllowed, .methodNotAllowed, "the dashboard's files are read with GET only.")
             }
             return try await daemon.forward(request, kind: .read)
         }
         if path == "/bridge/tab" || path == "/bridge/link" {
             guard request.method == .post else {
-                return Self.answer(.methodNotAllowed, "methodNotAllowed", "\(path) takes POST only.")
+                return Self.answer(.methodNotAllowed, .methodNotAllowed, "\(path) takes POST only.")
             }
             return path == "/bridge/tab" ? openTab(request) : mintLink(request)
         }
         guard path.hasPrefix("/v1/") else {
-            return Self.answer(.notFound, "noSuchEndpoint", "the bridge carries /dashboard/, /bridge/ and /v1/ only.")
+            return Self.answer(.notFound, .noSuchEndpoint, "the bridge carries /dashboard/, /bridge/ and /v1/ only.")
         }
         guard let given = Self.bearer(in: request.headers), tokens.isTab(given) else {
             return Self.refused("this bridge needs a tab's token in an Authorization header; open the URL this run of `scenarioctl dashboard` printed last (a token of an earlier run is refused).")
@@ -61,7 +61,7 @@ struct DashboardBridge: HTTPResponder {
     }
 
     /// A JSON error body in the control API's shape, so the page shows the bridge's refusals as it shows the daemon's.
-    static func answer(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> Response {
+    static func answer(_ status: HTTPResponse.Status, _ code: APIErrorCode, _ message: String) -> Response {
         let body = (try? JSONEncoder.services.encode(APIErrorBody(code: code, message: message))) ?? Data()
         return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
@@ -89,7 +89,7 @@ struct DashboardBridge: HTTPResponder {
     }
 
     private static func refused(_ message: String) -> Response {
-        var refusal = answer(.unauthorized, "tokenRefused", message)
+        var refusal = answer(.unauthorized, .tokenRefused, message)
         refusal.headers[.wwwAuthenticate] = #"Bearer realm="scenarioctl dashboard""#
         return refusal
     }

@@ -1,3 +1,4 @@
+import ControlAPI
 import Foundation
 import Testing
 import Yams
@@ -268,6 +269,19 @@ import Yams
         let exercised = Set((Self.calls + Self.refusals + Self.serviceCalls).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
         #expect(documented.count == 44)
+    }
+
+    /// One error vocabulary: the document's `Error.code` enum is ControlAPI's APIErrorCode, code for code and in order,
+    /// so the server (which can only answer with an APIErrorCode) never sends a code the document does not list, and
+    /// the fuzzer's response check holds it to that.
+    @Test func theDocumentsErrorCodesAreControlAPIs() throws {
+        let document = try Yams.load(yaml: String(contentsOf: Binaries.repository.appendingPathComponent("openapi/scenariod.yaml"), encoding: .utf8)) as? [String: Any]
+        let schemas = (document?["components"] as? [String: Any])?["schemas"] as? [String: Any]
+        let code = ((schemas?["Error"] as? [String: Any])?["properties"] as? [String: Any])?["code"] as? [String: Any]
+        let listed = try #require(code?["enum"] as? [String], "openapi/scenariod.yaml's Error.code has no enum")
+        #expect(listed == APIErrorCode.allCases.map(\.rawValue))
+        #expect(Set(listed).count == listed.count, "a code is listed twice")
+        #expect(APIErrorCode.allCases.allSatisfy(\.isKnown) && !APIErrorCode(rawValue: "fromANewerDaemon").isKnown)
     }
 
     private func eventStreamExchange(socket: String) async throws -> Exchange {

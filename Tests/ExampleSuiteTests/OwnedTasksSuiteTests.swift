@@ -81,7 +81,7 @@ struct Kettle: Decodable, Sendable {
                 _ = try await session.perform(escape.action)
             }
         }
-        #expect(error?.code == "modelEscaped")
+        #expect(error?.code == .modelEscaped)
         let message = error.map { String(describing: $0) } ?? ""
         for name in escape.named { #expect(message.contains(name), "\(message)") }
     }

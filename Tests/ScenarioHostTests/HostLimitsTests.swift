@@ -1,3 +1,4 @@
+import ControlAPI
 import ScenarioHost
 import Testing
 

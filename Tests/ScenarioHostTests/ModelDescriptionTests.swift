@@ -1,3 +1,4 @@
+import ControlAPI
 import FeedReader
 import Foundation
 import Ratings
