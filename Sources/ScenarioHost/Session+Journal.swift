@@ -1,4 +1,3 @@
-import ControlAPI
 import Fakes
 import Foundation
 import Logging
