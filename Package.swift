@@ -92,6 +92,9 @@ let package = Package(
         .target(name: "ScenarioFormat", dependencies: [
             "Services", "Fakes", "Yams", .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Mustache", package: "swift-mustache"),
+        ], resources: [
+            // The built-in sections' JSON Schema, which ScenarioSchema completes with a daemon's Models and services.
+            .embedInCode("Resources/scenario.schema.json"),
         ]),
         // Sessions, the Model registry, the journal and events: the engine, no sockets, no concrete Model. It refuses in
         // the control API's codes (ControlAPI's APIErrorCode), one vocabulary from the engine to the clients.
