@@ -6,7 +6,9 @@ public import Services
 public struct ModelRegistry: Sendable {
     private struct Entry: Sendable {
         let description: ModelDescription
-        let makeDriver: @Sendable (Services) async -> ModelDriver
+        let makeDriver: @Sendable (ModelServices) async -> ModelDriver
+        /// The figures of the memos its sessions share.
+        let memoFigures: @Sendable () -> [MemoFigures]
     }
 
     private var entries: [String: Entry] = [:]
@@ -29,11 +31,11 @@ public struct ModelRegistry: Sendable {
             preconditionFailure("cannot register Model \(M.name): \(error)")
         }
         precondition(entries[M.name] == nil, "two Models are named '\(M.name)'; give each Model a name of its own.")
-        let actions = DecodedActions<M.Action>()
-        let states = StateEncoding<M.State>()
-        entries[M.name] = Entry(description: description) {
+        let actions = DecodedActions<M.Action>(of: M.name)
+        let states = StateEncoding<M.State>(of: M.name)
+        entries[M.name] = Entry(description: description, makeDriver: {
             await ModelDriver(M.self, description: description, actions: actions, states: states, services: $0)
-        }
+        }, memoFigures: { [actions.memo.figures] + (states.figures().map { [$0] } ?? []) })
     }
 
     /// Makes `service` available to every session, configured by the scenario section of its name.
@@ -59,7 +61,10 @@ public struct ModelRegistry: Sendable {
     /// Every registered Model's actions, arguments and keys, sorted by name.
     public var descriptions: [ModelDescription] { names.compactMap { entries[$0]?.description } }
 
-    func factory(for model: String) -> (@Sendable (Services) async -> ModelDriver)? {
+    /// The figures of every Model's memos, by Model name.
+    var memoFigures: [MemoFigures] { names.flatMap { entries[$0]?.memoFigures() ?? [] } }
+
+    func factory(for model: String) -> (@Sendable (ModelServices) async -> ModelDriver)? {
         entries[model]?.makeDriver
     }
 }

@@ -18,27 +18,21 @@ final class ResolvedRoutes: Sendable {
         var json: JSONValue
     }
 
-    private let table = Mutex<(generation: Int, routes: [Key: Route])>((0, [:]))
-
-    /// More than the distinct routes a suite sets; past it the table starts over, so its memory stays small.
-    private var capacity: Int { 512 }
+    /// More than the distinct routes a suite sets, so its memory stays small.
+    let memo = BoundedMemo<Key, Route>("resolved routes", count: 1024)
+    private let catalogGeneration = Atomic(0)
 
     /// The catalog's version now.
-    var generation: Int { table.withCheckedLock(\.generation) }
+    var generation: Int { catalogGeneration.load(ordering: .acquiring) }
 
-    /// A reload made a new version of the catalog.
+    /// A reload made a new version of the catalog: no route resolved from the old one is used again.
     func startGeneration() {
-        table.withCheckedLock { $0 = ($0.generation + 1, [:]) }
+        catalogGeneration.add(1, ordering: .releasing)
+        memo.removeAll()
     }
 
     /// The route for `key`, resolved by `resolve` the first time.
     func route(for key: Key, resolve: () throws(HostError) -> Route) throws(HostError) -> Route {
-        if let route = table.withCheckedLock({ $0.routes[key] }) { return route }
-        let route = try resolve()
-        table.withCheckedLock { table in
-            if table.routes.count >= capacity { table.routes.removeAll() }
-            table.routes[key] = route
-        }
-        return route
+        try memo.value(for: key, resolve)
     }
 }

@@ -15,42 +15,35 @@ import Synchronization
 final class StateEncoding<State: Encodable & Sendable>: Sendable {
     /// Makes the encoding of one session's states.
     let encoder: @Sendable () -> @Sendable (State) -> ModelState
+    /// The figures of the encodings shared by the Model's sessions; nil for a State that is not `Hashable`.
+    let figures: @Sendable () -> MemoFigures?
 
-    init() {
+    init(of model: String) {
         if let hashable = State.self as? any (Hashable & Encodable & Sendable).Type {
-            let shared = Self.sharing(hashable)
+            let (shared, figures) = Self.sharing(hashable, name: "encoded states of \(model)")
             encoder = { shared }
+            self.figures = figures
         } else if let equatable = State.self as? any (Equatable & Encodable & Sendable).Type {
             encoder = { Self.rememberingLast(equatable) }
+            figures = { nil }
         } else {
             encoder = { { Self.encoded($0) } }
+            figures = { nil }
         }
     }
 
-    /// Encodings by state, shared by the Model's sessions.
-    private final class Table<Value: Hashable & Sendable>: Sendable {
-        let entries = Mutex<(states: [Value: ModelState], bytes: Int)>(([:], 0))
-    }
-
-    /// Bytes of encodings kept per Model; past it the table starts over, so its memory stays small even for a
-    /// Model whose states are megabytes.
-    private static var tableBytes: Int { 4 << 20 }
-
-    /// Encodes as `encoded` does, unless an equal state is in the table. `Value` is `State`, opened as `Hashable`.
-    private static func sharing<Value: Hashable & Encodable & Sendable>(_: Value.Type) -> @Sendable (State) -> ModelState {
-        let table = Table<Value>()
-        return { state in
+    /// Encodes as `encoded` does, unless an equal state is among those the Model's sessions encoded lately. `Value`
+    /// is `State`, opened as `Hashable`.
+    private static func sharing<Value: Hashable & Encodable & Sendable>(_: Value.Type, name: String)
+        -> (@Sendable (State) -> ModelState, @Sendable () -> MemoFigures?) {
+        // Bounded in bytes too, so its memory stays small even for a Model whose states are megabytes.
+        let memo = BoundedMemo<Value, ModelState>(name, count: 1 << 16, bytes: 8 << 20) { _, state in state.jsonData.count }
+        let encode: @Sendable (State) -> ModelState = { state in
             // The same type, seen through its Hashable conformance: the cast cannot fail.
             let value = state as! Value
-            if let known = table.entries.withCheckedLock({ $0.states[value] }) { return known }
-            let state = encoded(value)
-            table.entries.withCheckedLock { entries in
-                if entries.bytes + state.jsonData.count > tableBytes { entries = ([:], 0) }
-                entries.states[value] = state
-                entries.bytes += state.jsonData.count
-            }
-            return state
+            return memo.value(for: value) { encoded(value) }
         }
+        return (encode, { memo.figures })
     }
 
     /// The last state a session encoded and its bytes.
