@@ -3,21 +3,25 @@ import PackageDescription
 
 let package = Package(
     name: "scenariod",
+    // The Model contract (Services), the fakes' values (Fakes), the wire bodies and the client are written to build for
+    // Apple platforms too, since a team's app links its Model: macOS 15 is Synchronization's Mutex. The engine and the
+    // daemon are Linux only (the --wrap hooks, SO_PEERCRED, libsystemd) and stop a build elsewhere with an #error
+    // that says so (CTaskOwnership.h). Only Linux is built and tested here.
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "scenariod", targets: ["scenariod"]),
         .executable(name: "scenarioctl", targets: ["scenarioctl"]),
-        // A team's daemon: its Models plus `Daemon.main` (or `DaemonService` in its own ServiceGroup).
+        // What a team builds on, each with a DocC catalog: the Model contract (Services), the fakes of its own
+        // services (Fakes), its daemon (ScenarioDaemon), its tests (ScenarioTesting, ScenarioClient, ControlAPI,
+        // ScenarioExplore), and the scenarios those read and write (ScenarioFormat). The engine (with the session
+        // runtime under it), the server, the live services and the systemd glue are targets only: a team reaches them through
+        // `Daemon.main` (or `DaemonService` in its own ServiceGroup), so their public declarations are not API to
+        // keep stable.
         .library(name: "ScenarioDaemon", targets: ["ScenarioDaemon"]),
         .library(name: "Services", targets: ["Services"]),
         .library(name: "Fakes", targets: ["Fakes"]),
-        .library(name: "SessionRuntime", targets: ["SessionRuntime"]),
-        .library(name: "LiveServices", targets: ["LiveServices"]),
         .library(name: "ScenarioFormat", targets: ["ScenarioFormat"]),
-        .library(name: "ScenarioHost", targets: ["ScenarioHost"]),
         .library(name: "ControlAPI", targets: ["ControlAPI"]),
-        .library(name: "ControlServer", targets: ["ControlServer"]),
-        .library(name: "Systemd", targets: ["Systemd"]),
         .library(name: "ScenarioClient", targets: ["ScenarioClient"]),
         .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
         .library(name: "ScenarioExplore", targets: ["ScenarioExplore"]),
@@ -204,9 +208,11 @@ let package = Package(
         .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TaskModels",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
-        // The daemon library as a team that owns main uses it: a Service in its own group.
+        // The daemon library as a team that owns main uses it: a Service in its own group; and every library product
+        // imported into one file, as a team's tests may.
         .testTarget(name: "ScenarioDaemonTests", dependencies: [
-            "ScenarioDaemon", "FeedReader",
+            "ScenarioDaemon", "FeedReader", "Services", "Fakes", "ScenarioFormat", "ControlAPI", "ScenarioClient", "ScenarioTesting",
+            "ScenarioExplore",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

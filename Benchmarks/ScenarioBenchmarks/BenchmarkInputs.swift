@@ -33,7 +33,7 @@ enum BenchmarkInputs {
 
     /// A host over the shipped scenarios plus `extra` scenario files (name → scenario.yaml text) in a temporary
     /// directory.
-    static func host(extra: [String: String] = [:]) throws -> ScenarioHost {
+    static func host(extra: [String: String] = [:]) throws -> SessionHost {
         var roots = [shippedScenarios]
         if !extra.isEmpty {
             let root = try scratchDirectory()
@@ -48,7 +48,7 @@ enum BenchmarkInputs {
         guard catalog.problems.isEmpty else {
             throw BenchmarkInputError("the benchmark scenarios have problems: \(catalog.problems)")
         }
-        return ScenarioHost(catalog: catalog, models: models)
+        return SessionHost(catalog: catalog, models: models)
     }
 
     /// A FeedReader scenario whose feed comes from the live network service, forwarded to nginx.

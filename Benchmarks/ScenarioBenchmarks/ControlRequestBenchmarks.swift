@@ -47,7 +47,7 @@ private func startControlServer() async throws -> (server: Task<Void, any Error>
     let host = try BenchmarkInputs.host()
     try await host.createSession(of: "offline-demo", id: "default")
     let path = try BenchmarkInputs.scratchDirectory().appendingPathComponent("control.sock").path
-    let server = ControlServer(
+    let server = ControlSocketServer(
         listener: .path(path), host: host,
         configuration: ControlConfiguration(version: "benchmark", defaultSession: "default", reload: { await host.catalog }),
         logger: quietLogger)

@@ -31,7 +31,7 @@ func exploreBenchmarks(on threads: WalkThreads) {
             benchmark.error("\(error)")
         }
     } setup: {
-        try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
+        try TestDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
     }
 }
 
@@ -41,21 +41,23 @@ private func exploreBenchmark(of scenario: String, parallelism: Int, on threads:
     let name = "explore: \(scenario), 10 walks of 20 steps, \(parallelism == 1 ? "one" : "two") at a time"
     Benchmark(name, configuration: .perExploration) { benchmark, daemon in
         do {
+            let before = daemon.memoFigures
             let report = try await withTaskExecutorPreference(threads) {
                 try await Explorer(client: daemon.client, target: daemon.walkTarget, scenario: scenario,
                                    options: ExploreOptions(walks: 10, steps: 20, seed: 1, parallelism: parallelism)).run()
             }
             guard report.failure == nil, report.steps == 200 else { return benchmark.error(report.text) }
+            benchmark.measurement(.memoHits, MemoFigures.hitPercentage(from: before, to: daemon.memoFigures))
         } catch {
             benchmark.error("\(error)")
         }
     } setup: {
-        try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self, Assistant.self], scenarios: BenchmarkInputs.shippedScenarios.path)
+        try TestDaemon.inProcess(models: [FeedReader.self, Ratings.self, Assistant.self], scenarios: BenchmarkInputs.shippedScenarios.path)
     }
 }
 
 /// The hand-written loop: ten walks of 20 steps over the in-process API.
-private func loopWalks(client: ScenarioClient) async throws {
+private func loopWalks(client: ControlClient) async throws {
     for walk in 0..<10 {
         let id = "loop-\(walk)"
         _ = try await client.createSession(scenario: "offline-demo", id: id)
@@ -80,11 +82,25 @@ private func loopWalks(client: ScenarioClient) async throws {
 extension Benchmark.Configuration {
     /// An exploration is milliseconds: fewer iterations, the same bound in time.
     static var perExploration: Benchmark.Configuration {
-        Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
+        Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal, .memoHits], timeUnits: .microseconds,
                                 warmupIterations: 3, maxDuration: .seconds(5), maxIterations: 500)
     }
 }
 
+extension BenchmarkMetric {
+    /// Of the lookups in the engine's memos (decoded actions, encoded states, resolved routes, parsed states)
+    /// during one exploration, the percentage answered from the memo.
+    static var memoHits: BenchmarkMetric { .custom("memo hits (%)", polarity: .prefersLarger, useScalingFactor: false) }
+}
+
+extension MemoFigures {
+    /// The percentage of lookups between two readings of the same memos that were hits.
+    static func hitPercentage(from before: [MemoFigures], to after: [MemoFigures]) -> Int {
+        let hits = after.map(\.hits).reduce(0, +) - before.map(\.hits).reduce(0, +)
+        let misses = after.map(\.misses).reduce(0, +) - before.map(\.misses).reduce(0, +)
+        return hits + misses == 0 ? 0 : 100 * hits / (hits + misses)
+    }
+}
 
 /// The ceiling under both: the same 200 steps straight on the engine's sessions, with no control API and no JSON,
 /// one walk at a time and two, on `threads`.
@@ -113,7 +129,7 @@ func exploreEngineBenchmark(on threads: WalkThreads) {
 }
 
 /// One walk of the hand-written loop's 20 steps, on the engine.
-private func engineWalk(_ walk: Int, host: ScenarioHost) async throws {
+private func engineWalk(_ walk: Int, host: SessionHost) async throws {
     let session = try await host.createSession(of: "offline-demo", id: "engine-\(walk)")
     for step in 0..<20 {
         switch step % 9 {

@@ -42,7 +42,7 @@ func streamBenchmarks() {
 /// One streamed reply: a session created, the message sent (whose settling reads every event due at once) and, for
 /// events at offsets, the clock moved past them. The session's creation, about 1/100 of the whole, is measured too:
 /// the plugin counts every stop of the measurement as a sample of its own.
-private func streamedReply(_ host: ScenarioHost, _ benchmark: Benchmark, scenario: String, move: Duration?) async {
+private func streamedReply(_ host: SessionHost, _ benchmark: Benchmark, scenario: String, move: Duration?) async {
     do {
         let session = try await host.createSession(of: scenario)
         try await session.perform("send", arguments: ["text": "Hi"])

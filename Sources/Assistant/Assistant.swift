@@ -27,13 +27,13 @@ public actor Assistant: Model {
         case retry
     }
 
-    private let services: Services
+    private let services: ModelServices
     private let api: AssistantAPI
     private var reply: Task<Void, Never>?
     private var presence: WebSocketConnection?
     public private(set) var state = AssistantState()
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         self.services = services
         self.api = AssistantAPI(base: Self.apiBase)
     }

@@ -1,20 +1,20 @@
-public import Foundation
+package import Foundation
 import HTTPTypes
 import Hummingbird
-public import Logging
-public import NIOCore
+package import Logging
+package import NIOCore
 import NIOEmbedded
-public import ScenarioHost
+package import ScenarioHost
 
-/// The control API without a socket: the same routes, errors and bodies as ``ControlServer``, answered in the
+/// The control API without a socket: the same routes, errors and bodies as ``ControlSocketServer``, answered in the
 /// caller's process. ScenarioTesting's in-process mode drives a scenario through it in microseconds, as
 /// HummingbirdTesting's router mode tests an application without a server.
-public struct ControlResponder: Sendable {
+package struct ControlResponder: Sendable {
     private let responder: Router<ControlRequestContext>.Responder
     private let logger: Logger
 
     /// Creates the API over `host`.
-    public init(host: ScenarioHost, configuration: ControlConfiguration, logger: Logger = Logger(label: "scenariod.in-process")) {
+    package init(host: SessionHost, configuration: ControlConfiguration, logger: Logger = Logger(label: "scenariod.in-process")) {
         self.responder = ControlRoutes(host: host, configuration: configuration).makeRouter().buildResponder()
         self.logger = logger
     }
@@ -26,7 +26,7 @@ public struct ControlResponder: Sendable {
     ///   - path: The percent-encoded path, `/v1/sessions/s1/state`.
     ///   - body: A JSON body, or nil.
     ///   - contentType: The body's media type (`application/merge-patch+json` for a `PATCH`).
-    public func respond(method: String, path: String, body: Data?,
+    package func respond(method: String, path: String, body: Data?,
                         contentType: String = "application/json") async -> (status: Int, body: AsyncThrowingStream<ByteBuffer, any Error>) {
         var head = HTTPRequest(method: HTTPRequest.Method(method) ?? .get, scheme: nil, authority: "localhost", path: path)
         if body != nil { head.headerFields[.contentType] = contentType }

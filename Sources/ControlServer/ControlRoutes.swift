@@ -7,7 +7,7 @@ import ScenarioHost
 
 /// The control API's routes (openapi/scenariod.yaml is their contract), over a host.
 struct ControlRoutes: Sendable {
-    let host: ScenarioHost
+    let host: SessionHost
     let configuration: ControlConfiguration
     /// The figures `GET /metrics` shows, counted by the server as it answers.
     let metrics = DaemonMetrics()
@@ -32,7 +32,7 @@ struct ControlRoutes: Sendable {
     private func addDaemonRoutes(to router: EndpointRouter) {
         router.get("/v1/health") { _, _ in
             let catalog = await host.catalog
-            let ownership = await ScenarioHost.checkTaskOwnership()
+            let ownership = await SessionHost.checkTaskOwnership()
             return JSONResponse.make(HealthBody(version: configuration.version, daemon: configuration.name, scenarios: catalog.validCount,
                                                 scenariosServingLastGood: catalog.servingLastGood.count,
                                                 invalidScenarios: catalog.invalid.count, sessions: await host.openSessions().count,
@@ -41,7 +41,7 @@ struct ControlRoutes: Sendable {
                                                                                  missing: ownership.missing, summary: ownership.summary)))
         }
         router.get("/metrics") { [metrics, host] _, _ in
-            let body = await metrics.scrape(host: host, ownershipComplete: await ScenarioHost.checkTaskOwnership().isComplete)
+            let body = await metrics.scrape(host: host, ownershipComplete: await SessionHost.checkTaskOwnership().isComplete)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }

@@ -79,7 +79,7 @@ final class DaemonMetrics: Sendable {
     func connectionClosed() { openConnections.subtract(1, ordering: .relaxed) }
 
     /// The text of a scrape, with every figure read now.
-    func scrape(host: ScenarioHost, ownershipComplete: Bool) async -> [UInt8] {
+    func scrape(host: SessionHost, ownershipComplete: Bool) async -> [UInt8] {
         sessions.set(to: Double(await host.openSessions().count))
         eventStreams.set(to: Double(host.eventStreamsOpen))
         let dropped = host.eventsDropped

@@ -1,13 +1,13 @@
-public import Foundation
-public import Mustache
-public import Services
+package import Foundation
+package import Mustache
+package import Services
 
 /// Templated streams: a streamed answer's chunks filled per request, as its body would be.
 extension ResponseTemplate {
     /// A chunk of a streamed answer whose text is a template, and how text put into it is escaped.
-    public struct ChunkTemplate: Sendable {
+    package struct ChunkTemplate: Sendable {
         /// How a filled value is written into the chunk.
-        public enum Escaping: Sendable, Hashable {
+        package enum Escaping: Sendable, Hashable {
             /// As it is: a raw chunk (`text`).
             case none
             /// As inside a JSON string: an event whose data is JSON.
@@ -18,19 +18,19 @@ extension ResponseTemplate {
         }
 
         /// The chunk's whole text (an event in its wire format, or a raw chunk), as a template.
-        public var template: MustacheTemplate
+        package var template: MustacheTemplate
         /// How filled values are escaped.
-        public var escaping: Escaping
+        package var escaping: Escaping
 
         /// A chunk template.
-        public init(template: MustacheTemplate, escaping: Escaping) {
+        package init(template: MustacheTemplate, escaping: Escaping) {
             self.template = template
             self.escaping = escaping
         }
     }
 
     /// `script` with each templated chunk (``chunks``, by index) filled from `request`, which arrived at `now`.
-    public func render(_ script: StreamScript, request: NetworkRequest, now: Date) -> StreamScript {
+    package func render(_ script: StreamScript, request: NetworkRequest, now: Date) -> StreamScript {
         var rendered = script
         for (index, chunk) in chunks where rendered.items.indices.contains(index) {
             let escape: @Sendable (String) -> String = switch chunk.escaping {

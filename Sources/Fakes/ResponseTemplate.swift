@@ -1,7 +1,7 @@
-public import Foundation
-public import HTTPTypes
-public import Mustache
-public import Services
+package import Foundation
+package import HTTPTypes
+package import Mustache
+package import Services
 
 /// A route's response whose body, header values and stream chunks are Mustache templates (`template: true`), filled per request
 /// from the request and the session's virtual clock, so answers stay deterministic.
@@ -11,31 +11,31 @@ public import Services
 /// (its JSON fields, `request.body.user.name`, or its text), and `now` (the virtual time the request arrived,
 /// ISO 8601) with `now.date`, `now.time`, `now.epochSeconds`, `now.epochMilliseconds` and `now.httpDate`. A value
 /// that is missing renders as nothing. In a JSON body, text is escaped as inside a JSON string.
-public struct ResponseTemplate: Sendable {
+package struct ResponseTemplate: Sendable {
     /// The body's template, or nil when the body is sent as written.
-    public var body: MustacheTemplate?
+    package var body: MustacheTemplate?
     /// Whether the body is JSON, so text put into it is escaped as in a JSON string.
-    public var bodyIsJSON: Bool
+    package var bodyIsJSON: Bool
     /// Header values that are templates, by name.
-    public var headers: [HTTPField.Name: MustacheTemplate]
+    package var headers: [HTTPField.Name: MustacheTemplate]
     /// A streamed answer's chunks that are templates, by their index in its script.
-    public var chunks: [Int: ChunkTemplate] = [:]
+    package var chunks: [Int: ChunkTemplate] = [:]
 
     /// The names a template may start from, outside a section.
-    public static let roots = ["request", "now"]
+    package static let roots = ["request", "now"]
 
     /// Creates a template of a response.
-    public init(body: MustacheTemplate?, bodyIsJSON: Bool, headers: [HTTPField.Name: MustacheTemplate]) {
+    package init(body: MustacheTemplate?, bodyIsJSON: Bool, headers: [HTTPField.Name: MustacheTemplate]) {
         self.body = body
         self.bodyIsJSON = bodyIsJSON
         self.headers = headers
     }
 
     /// Whether nothing is templated.
-    public var isEmpty: Bool { body == nil && headers.isEmpty && chunks.isEmpty }
+    package var isEmpty: Bool { body == nil && headers.isEmpty && chunks.isEmpty }
 
     /// `response` with its templated parts filled from `request`, which arrived at `now` on the session's clock.
-    public func render(over response: NetworkResponse, request: NetworkRequest, now: Date) -> NetworkResponse {
+    package func render(over response: NetworkResponse, request: NetworkRequest, now: Date) -> NetworkResponse {
         var rendered = response
         if let body {
             let escape: @Sendable (String) -> String = bodyIsJSON ? Self.jsonEscaped : Self.unescaped
@@ -57,7 +57,7 @@ public struct ResponseTemplate: Sendable {
     /// Compiles `text`; swift-mustache escapes for HTML by default, and the TEXT pragma turns that off, because
     /// escaping here is the context's (JSON or none).
     /// - Throws: ``CompileError`` with the line and column in `text`.
-    public static func compile(_ text: String) throws(CompileError) -> MustacheTemplate {
+    package static func compile(_ text: String) throws(CompileError) -> MustacheTemplate {
         let pragma = "{{% CONTENT_TYPE: TEXT}}"
         do {
             return try MustacheTemplate(string: pragma + text)
@@ -72,7 +72,7 @@ public struct ResponseTemplate: Sendable {
 
     /// Names a template reads outside any section whose first part is not one of ``roots`` (`requst.path`): they
     /// would always render as nothing. Inside a section, names are relative to what the section opened.
-    public static func unknownNames(in text: String) -> [String] {
+    package static func unknownNames(in text: String) -> [String] {
         guard !text.contains("{{=") else { return [] } // other delimiters: the check would misread the tags
         var depth = 0
         var unknown: [String] = []
@@ -89,13 +89,13 @@ public struct ResponseTemplate: Sendable {
     }
 
     /// Why a template does not compile, and where in its text.
-    public struct CompileError: Error, Sendable {
+    package struct CompileError: Error, Sendable {
         /// What is wrong, in words (`a section is never closed; end it with {{/NAME}}`).
-        public var message: String
+        package var message: String
         /// The 1-based line of the template's text where it was found.
-        public var line: Int
+        package var line: Int
         /// The 1-based column of that line.
-        public var column: Int
+        package var column: Int
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -95,7 +95,7 @@ public struct RouteOutcome: Sendable {
     }
 
     /// For a response: the parts of it filled per request (`template: true`), or nil when it is sent as written.
-    public var template: ResponseTemplate?
+    package var template: ResponseTemplate?
 
     /// Whether it answers with a response rather than a fault; only a response opens a ``stream`` or ``webSocket``.
     package var isResponse: Bool {
@@ -130,12 +130,18 @@ public struct RouteOutcome: Sendable {
     private var scripts: Scripts?
 
     /// Creates an outcome.
-    public init(_ result: Result, delay: Duration = .zero, after: Condition? = nil, template: ResponseTemplate? = nil,
-                stream: StreamScript? = nil, webSocket: WebSocketScript? = nil) {
+    public init(_ result: Result, delay: Duration = .zero, after: Condition? = nil, stream: StreamScript? = nil,
+                webSocket: WebSocketScript? = nil) {
         self.result = result
         self.delay = delay
         self.after = after
-        self.template = template
         self.scripts = Scripts(stream: stream, webSocket: webSocket)
+    }
+
+    /// Creates an outcome whose response is filled per request (the scenario parser's).
+    package init(_ result: Result, delay: Duration = .zero, after: Condition? = nil, template: ResponseTemplate?,
+                 stream: StreamScript? = nil, webSocket: WebSocketScript? = nil) {
+        self.init(result, delay: delay, after: after, stream: stream, webSocket: webSocket)
+        self.template = template
     }
 }

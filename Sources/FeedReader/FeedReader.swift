@@ -23,12 +23,12 @@ public actor FeedReader: Model {
         case setIsRead(url: String, value: Bool)
     }
 
-    private let services: Services
+    private let services: ModelServices
     private var readItems: Set<String> = []
     private var feed: JSONFeed?
     public private(set) var state = FeedState()
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         self.services = services
     }
 

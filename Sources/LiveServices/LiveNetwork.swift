@@ -9,7 +9,7 @@ import NIOPosix
 public import Services
 
 /// The network as it is: requests go to real servers over AsyncHTTPClient (HTTP/1.1 and HTTP/2, TLS with the
-/// system's trust store). Failures reach the Model as the ``TransportError`` cases of the `Services` protocol; the
+/// system's trust store). Failures reach the Model as the ``TransportError`` cases of the `Services` protocols; the
 /// underlying error is logged with the URL, since the Model only sees the case.
 ///
 /// It owns an `HTTPClient`; call ``shutdown()`` when done. Building one opens no socket: the first request does.

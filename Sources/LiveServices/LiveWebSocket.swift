@@ -34,7 +34,7 @@ extension LiveNetwork {
                     var messages = inbound.messages(maxSize: maximumSize).makeAsyncIterator()
                     while let message = try await messages.next() {
                         // The Model let go: leaving the handler closes the connection.
-                        guard await socket.deliver(SocketMessage(message)) else { return }
+                        guard await socket.deliver(Services.WebSocketMessage(message)) else { return }
                     }
                 }
                 await socket.ended(frame.map { WebSocketClose(code: Int(UInt16(webSocketErrorCode: $0.closeCode)), reason: $0.reason ?? "") })
@@ -81,9 +81,9 @@ actor LiveSocket: WebSocketChannel {
     /// The opener, waiting for the handshake.
     private var opener: CheckedContinuation<Result<Void, TransportError>, Never>?
     /// A message the server sent and the Model has not yet taken, and the connection's handler waiting until it has.
-    private var held: (message: SocketMessage, taken: CheckedContinuation<Bool, Never>)?
+    private var held: (message: Services.WebSocketMessage, taken: CheckedContinuation<Bool, Never>)?
     /// The Model's read, waiting for the server.
-    private var reader: CheckedContinuation<Result<SocketMessage?, TransportError>, Never>?
+    private var reader: CheckedContinuation<Result<Services.WebSocketMessage?, TransportError>, Never>?
 
     init(request: NetworkRequest, network: LiveNetwork) {
         self.request = request
@@ -114,7 +114,7 @@ actor LiveSocket: WebSocketChannel {
     }
 
     /// Hands `message` to the Model, waiting until it takes it; false once the Model has let go.
-    func deliver(_ message: SocketMessage) async -> Bool {
+    func deliver(_ message: Services.WebSocketMessage) async -> Bool {
         guard !modelClosed else { return false }
         if let reader {
             self.reader = nil
@@ -152,7 +152,7 @@ actor LiveSocket: WebSocketChannel {
     }
 
     /// What a read gets without waiting: the end, or the failure; nil while the connection is open.
-    private var readResult: Result<SocketMessage?, TransportError>? {
+    private var readResult: Result<Services.WebSocketMessage?, TransportError>? {
         switch phase {
         case .connecting, .open: nil
         case .ended: .success(nil)
@@ -160,7 +160,7 @@ actor LiveSocket: WebSocketChannel {
         }
     }
 
-    func receive() async throws(TransportError) -> SocketMessage? {
+    func receive() async throws(TransportError) -> Services.WebSocketMessage? {
         if let held {
             self.held = nil
             held.taken.resume(returning: true)
@@ -181,7 +181,7 @@ actor LiveSocket: WebSocketChannel {
         reader = nil
     }
 
-    func send(_ message: SocketMessage) async throws(TransportError) {
+    func send(_ message: Services.WebSocketMessage) async throws(TransportError) {
         guard case .open(let writer) = phase, !modelClosed else { throw .connectionReset }
         do {
             switch message {
@@ -216,7 +216,7 @@ actor LiveSocket: WebSocketChannel {
     }
 }
 
-extension SocketMessage {
+extension Services.WebSocketMessage {
     init(_ message: WSCore.WebSocketMessage) {
         switch message {
         case .text(let text): self = .text(text)

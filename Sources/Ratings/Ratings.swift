@@ -26,11 +26,11 @@ public actor Ratings: Model {
         case rate(driver: Int, bus: Int)
     }
 
-    private let services: Services
+    private let services: ModelServices
     private let api: RatingsAPI
     public private(set) var state = RatingsState()
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         self.services = services
         self.api = RatingsAPI(base: Self.apiBase)
     }

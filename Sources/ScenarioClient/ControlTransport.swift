@@ -1,9 +1,9 @@
-public import Foundation
-public import NIOCore
+package import Foundation
+package import NIOCore
 
-/// How a ``ScenarioClient`` reaches a daemon's control API: over its Unix socket (the default), or, for tests
+/// How a ``ControlClient`` reaches a daemon's control API: over its Unix socket (the default), or, for tests
 /// that run the engine in their own process, straight to the API's responder with no socket at all.
-public protocol ControlTransport: Sendable {
+package protocol ControlTransport: Sendable {
     /// Where requests go, for messages: a socket path, or `in-process`.
     var endpoint: String { get }
     /// Sends one request and returns its answer once the head has arrived; the body streams.
@@ -13,20 +13,20 @@ public protocol ControlTransport: Sendable {
 }
 
 /// One request of the control API.
-public struct ControlRequest: Sendable {
+package struct ControlRequest: Sendable {
     /// `GET`, `POST`, `PUT`, `PATCH` or `DELETE`.
-    public var method: String
+    package var method: String
     /// The path with its percent-encoded segments, `/v1/sessions/s1/state`.
-    public var path: String
+    package var path: String
     /// A JSON body, or nil.
-    public var body: Data?
+    package var body: Data?
     /// The body's media type: `application/json`, or `application/merge-patch+json` for a `PATCH`.
-    public var contentType: String
+    package var contentType: String
     /// True for an event stream, which never ends on its own (no time limit applies).
-    public var streaming: Bool
+    package var streaming: Bool
 
     /// A request of `method` to `path`, with an optional JSON body.
-    public init(method: String, path: String, body: Data? = nil, contentType: String = "application/json", streaming: Bool = false) {
+    package init(method: String, path: String, body: Data? = nil, contentType: String = "application/json", streaming: Bool = false) {
         self.method = method
         self.path = path
         self.body = body
@@ -36,20 +36,20 @@ public struct ControlRequest: Sendable {
 }
 
 /// The answer to a ``ControlRequest``: its status and its body as it arrives.
-public struct ControlResponse: Sendable {
+package struct ControlResponse: Sendable {
     /// The HTTP status code.
-    public var status: Int
+    package var status: Int
     /// The body's bytes as the transport receives them: AsyncHTTPClient's own body over a socket, no copy between.
-    public var body: any AsyncSequence<ByteBuffer, any Error> & Sendable
+    package var body: any AsyncSequence<ByteBuffer, any Error> & Sendable
 
     /// An answer with `status` whose body arrives as `body` (a transport builds one; tests may too).
-    public init(status: Int, body: any AsyncSequence<ByteBuffer, any Error> & Sendable) {
+    package init(status: Int, body: any AsyncSequence<ByteBuffer, any Error> & Sendable) {
         self.status = status
         self.body = body
     }
 
     /// The whole body, refused past `limit` bytes.
-    public func collect(upTo limit: Int) async throws -> ByteBuffer {
+    package func collect(upTo limit: Int) async throws -> ByteBuffer {
         var collected = ByteBuffer()
         for try await var part in body {
             guard collected.readableBytes + part.readableBytes <= limit else {

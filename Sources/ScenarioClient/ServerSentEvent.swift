@@ -10,7 +10,7 @@ public struct ServerSentEvent: Sendable, Hashable {
     public var name: String
     /// The event's data.
     public var data: JSONValue
-    /// Its place in the session's sequence: give the last one seen to ``ScenarioClient/events(session:after:)``
+    /// Its place in the session's sequence: give the last one seen to ``ControlClient/events(session:after:)``
     /// to resume after a dropped connection.
     public var id: Int?
 

@@ -99,7 +99,7 @@ struct DaemonCommand: ParsableCommand {
     /// - Returns: what to exit with.
     func runCheck(models: ModelRegistry, name: String) -> ExitCode {
         var paths = options.resolvedScenarioDirectories(name: name)
-        let recordings = ScenarioHost.recordings(in: options.resolvedStateDirectory(name: name))
+        let recordings = SessionHost.recordings(in: options.resolvedStateDirectory(name: name))
         if options.scenarioDirectories.isEmpty, FileManager.default.fileExists(atPath: recordings.path) { paths.append(recordings) }
         // The default directories are looked in, not read: a suite checked alone hears where its parents are.
         let result = ScenarioCatalog.check(paths, models: models.names, services: models.services,

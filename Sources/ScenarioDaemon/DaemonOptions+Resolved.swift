@@ -74,7 +74,7 @@ extension DaemonOptions {
     /// The recordings directory, created if need be, as the last scenarios directory; none when it cannot be made
     /// (the daemon still runs; saving a recording then fails with the reason).
     func recordingsDirectory(in state: URL, logger: Logger) -> [URL] {
-        let directory = ScenarioHost.recordings(in: state)
+        let directory = SessionHost.recordings(in: state)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return [directory]
@@ -84,7 +84,7 @@ extension DaemonOptions {
         }
     }
 
-    func resolvedListener(name: String, inheritedSockets: [Int32]) throws -> ControlServer.Listener {
+    func resolvedListener(name: String, inheritedSockets: [Int32]) throws -> ControlSocketServer.Listener {
         if let descriptor = inheritedSockets.first {
             return .inherited(descriptor: descriptor, path: socket ?? ListenSockets.path(of: descriptor))
         }

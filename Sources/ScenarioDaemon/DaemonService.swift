@@ -77,8 +77,8 @@ public struct DaemonService: Service, CustomStringConvertible {
         let limits = try options.resolvedLimits()
 
         // The event loops' threads start, and the task-ownership check runs, while the scenarios load.
-        ControlServer.startEventLoops()
-        async let checked = ScenarioHost.checkTaskOwnership()
+        ControlSocketServer.startEventLoops()
+        async let checked = SessionHost.checkTaskOwnership()
         let state = options.resolvedStateDirectory(name: name)
         let directories = options.resolvedScenarioDirectories(name: name) + options.recordingsDirectory(in: state, logger: logger)
         let catalog = ScenarioCatalog.load(from: directories, models: models.names, services: models.services)
@@ -93,7 +93,7 @@ public struct DaemonService: Service, CustomStringConvertible {
             logger.debug("task ownership is \(ownership.summary)")
         }
         ScenarioReloader.logProblems(of: catalog, logger: logger)
-        let host = ScenarioHost(catalog: catalog, models: models, journalCapacity: options.journalCapacity,
+        let host = SessionHost(catalog: catalog, models: models, journalCapacity: options.journalCapacity,
                                 stateDirectory: state, limits: limits, escapePolicy: options.modelEscapes, logger: logger)
 
         if let scenario = options.scenario {
@@ -109,7 +109,7 @@ public struct DaemonService: Service, CustomStringConvertible {
         let status = StatusLine(host: host, scenario: options.scenario, socket: listener.description)
         let reloader = ScenarioReloader(host: host, directories: directories, notifier: notifier, status: status, logger: logger)
         let logger = logger
-        let server = ControlServer(
+        let server = ControlSocketServer(
             listener: listener, host: host,
             configuration: ControlConfiguration(name: name, version: version, defaultSession: options.scenario == nil ? nil : "default",
                                                 access: access, requestTimeout: requestTimeout, bodyTimeout: bodyTimeout,

@@ -7,7 +7,7 @@ import Systemd
 /// Re-reads the scenario directories, for SIGHUP and for `POST /v1/scenarios/reload` alike: tells systemd
 /// (RELOADING=1 … READY=1), swaps the catalog in one step, and logs every problem.
 struct ScenarioReloader: Sendable {
-    let host: ScenarioHost
+    let host: SessionHost
     let directories: [URL]
     let notifier: ServiceNotifier
     let status: StatusLine

@@ -6,7 +6,7 @@ import Systemd
 
 /// The one-line status `systemctl status` shows: scenario, sessions, socket.
 struct StatusLine: Sendable {
-    let host: ScenarioHost
+    let host: SessionHost
     let scenario: String?
     let socket: String
 

@@ -64,7 +64,7 @@ public struct ExploreProgress: Sendable {
 /// whose walks can run straight on its engine (a ``WalkTarget`` of its own).
 public struct Explorer: Sendable {
     /// The daemon's client: it describes the scenario and the Model.
-    public let client: ScenarioClient
+    public let client: ControlClient
     /// Where the walks' sessions run: the client's daemon, reached through the client or straight on its engine.
     public let target: any WalkTarget
     /// The scenario to explore.
@@ -75,7 +75,7 @@ public struct Explorer: Sendable {
     private let sessionPrefix = "explore-\(UUID().uuidString.prefix(8).lowercased())"
 
     /// An explorer of `scenario` through `client`, its walks run on `target` (by default through `client` too).
-    public init(client: ScenarioClient, target: (any WalkTarget)? = nil, scenario: String, options: ExploreOptions = ExploreOptions()) {
+    public init(client: ControlClient, target: (any WalkTarget)? = nil, scenario: String, options: ExploreOptions = ExploreOptions()) {
         self.client = client
         self.target = target ?? client
         self.scenario = scenario

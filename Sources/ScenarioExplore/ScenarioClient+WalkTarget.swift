@@ -4,7 +4,7 @@ public import ScenarioClient
 public import Services
 
 /// Walks over the control API: each step a request to the daemon.
-extension ScenarioClient: WalkTarget {
+extension ControlClient: WalkTarget {
     public func openSession(scenario: String, id: String, overrides: JSONValue?) async throws -> any WalkSession {
         let session = try await createSession(scenario: scenario, id: id, overrides: overrides)
         return ClientWalkSession(client: self, id: session.id, openedAt: session.now)
@@ -17,7 +17,7 @@ extension ScenarioClient: WalkTarget {
 
 /// A walk's session behind a daemon's control API.
 struct ClientWalkSession: WalkSession {
-    let client: ScenarioClient
+    let client: ControlClient
     let id: String
     let openedAt: Date
 

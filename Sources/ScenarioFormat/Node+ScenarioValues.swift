@@ -1,11 +1,11 @@
-public import Services
-public import Yams
+package import Services
+package import Yams
 
 /// YAML nodes for the files scenariod writes (recordings, saved sessions, imports), so a value reads back as the
 /// value it was: text stays text, JSON keeps its types.
 extension Node {
     /// A string that stays a string when read back (`"123"`, `"true"` and `"null"` are quoted).
-    public static func scenarioText(_ string: String) -> Node {
+    package static func scenarioText(_ string: String) -> Node {
         let plain = Node(string)
         let readsBack = (try? Yams.compose(yaml: string)).flatMap { $0 }
         let needsQuotes = readsBack?.tag.rawValue != Tag.Name.str.rawValue || readsBack?.scalar?.string != string
@@ -13,12 +13,12 @@ extension Node {
     }
 
     /// A mapping of strings to strings, keys sorted, each side staying text.
-    public static func scenarioTextMapping(_ values: [String: String]) -> Node {
+    package static func scenarioTextMapping(_ values: [String: String]) -> Node {
         .mapping(.init(values.keys.sorted().map { (scenarioText($0), scenarioText(values[$0]!)) }))
     }
 
     /// A JSON value as YAML of the same types; object keys sorted, so the same value writes the same bytes.
-    public static func scenarioValue(_ value: JSONValue) -> Node {
+    package static func scenarioValue(_ value: JSONValue) -> Node {
         switch value {
         case .null: Node("null", Tag(.null))
         case .bool(let flag): Node(flag ? "true" : "false", Tag(.bool))

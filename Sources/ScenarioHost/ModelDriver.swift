@@ -13,7 +13,7 @@ struct ModelDriver: Sendable {
     let state: @Sendable () async -> ModelState
 
     init<M: Model>(_ type: M.Type, description: ModelDescription, actions: DecodedActions<M.Action>, states: StateEncoding<M.State>,
-         services: Services) async {
+         services: ModelServices) async {
         let model = await M(services: services)
         run = { await model.run() }
         prepare = { name, arguments throws(HostError) in

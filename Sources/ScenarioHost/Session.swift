@@ -23,7 +23,7 @@ public actor Session {
     nonisolated let executor: SessionExecutor
     /// Carries `scenario`, `session` and `model` metadata, which become journal fields.
     nonisolated let logger: Logger
-    private let makeDriver: @Sendable (Services) async -> ModelDriver
+    private let makeDriver: @Sendable (ModelServices) async -> ModelDriver
     let serviceDefinitions: [ServiceDefinition]
     private let durableStores: DurableStores
     private let settledStates: SettledStates
@@ -68,7 +68,7 @@ public actor Session {
     let catalogGeneration: Int
 
     init(id: String, scenario: Scenario, overrides: JSONValue? = nil, journalCapacity: Int, limits: HostLimits, held: SessionBytes,
-         makeDriver: @escaping @Sendable (Services) async -> ModelDriver,
+         makeDriver: @escaping @Sendable (ModelServices) async -> ModelDriver,
          services: [ServiceDefinition], durableStores: DurableStores, settledStates: SettledStates, events: EventBroadcaster,
          escapePolicy: EscapePolicy = .warn, resolvedRoutes: ResolvedRoutes = ResolvedRoutes(), logger: Logger) {
         self.limits = limits

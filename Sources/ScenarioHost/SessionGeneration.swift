@@ -28,7 +28,7 @@ struct SessionGeneration: Sendable {
 
     /// Where a generation's parts come from besides the scenario.
     struct Inputs: Sendable {
-        var makeDriver: @Sendable (Services) async -> ModelDriver
+        var makeDriver: @Sendable (ModelServices) async -> ModelDriver
         var services: [ServiceDefinition]
         var journal: @Sendable (NetworkExchange) async -> Void
         var durableStores: DurableStores
@@ -89,7 +89,7 @@ struct SessionGeneration: Sendable {
         var modelStore = store
         modelStore.checksCaller = true
         modelStore.answersFromOutside = scenario.keyValueStore == .durable
-        var services = Services(network: network, keyValue: modelStore, clock: clock, random: random)
+        var services = ModelServices(network: network, keyValue: modelStore, clock: clock, random: random)
         var fakes: [String: ServiceFakeControl] = [:]
         for definition in inputs.services {
             switch scenario.services[definition.name] ?? .fake(state: definition.initialState) {

@@ -6,21 +6,20 @@ import ScenarioClient
 import ScenarioExplore
 import ScenarioHost
 import Services
-import Synchronization
 
 /// Walks straight on the in-process daemon's engine: each step a call on the session, with no request to encode,
 /// route and decode (the in-process control API's cost was three quarters of a step's). Refusals are thrown as the
 /// control API would answer them, so a walk here counts steps as it does over a socket.
 struct EngineWalkTarget: WalkTarget {
-    let host: ScenarioHost
+    let host: SessionHost
     /// The same daemon's control API, for what is done once per exploration and is more than a call on the engine:
     /// a save also reloads the scenarios, so the saved one can be opened.
-    let client: ScenarioClient
+    let client: ControlClient
     /// The states parsed lately, shared by the walks: a walk's replay goes through its walk's states again, and
     /// walks of one scenario reach many of the same states.
-    private let parsed = ParsedStates()
+    let parsed = ParsedStates()
 
-    init(host: ScenarioHost, client: ScenarioClient) {
+    init(host: SessionHost, client: ControlClient) {
         self.host = host
         self.client = client
     }
@@ -42,7 +41,7 @@ struct EngineWalkTarget: WalkTarget {
 
 /// One walk's session on the engine.
 struct EngineWalkSession: WalkSession {
-    let host: ScenarioHost
+    let host: SessionHost
     let session: Session
     /// Parsing a state is most of what reading it costs, and most steps leave it as it was.
     let parsed: ParsedStates
@@ -128,28 +127,20 @@ struct EngineWalkSession: WalkSession {
 }
 
 /// States parsed lately, by their bytes.
-final class ParsedStates: Sendable {
+struct ParsedStates: Sendable {
     /// A state's bytes as a key: hashed whole, since states differ anywhere (they mostly begin alike).
-    private struct Bytes: Hashable {
+    private struct Bytes: Hashable, Sendable {
         let data: Data
         func hash(into hasher: inout Hasher) { data.withUnsafeBytes { hasher.combine(bytes: $0) } }
     }
 
-    private let parsed = Mutex<(states: [Bytes: JSONValue], bytes: Int)>(([:], 0))
+    /// Bounded in bytes, so its memory stays small even for states of megabytes.
+    private let memo = BoundedMemo<Bytes, JSONValue>("parsed states", count: 1 << 16, bytes: 8 << 20) { key, _ in key.data.count }
 
-    /// Bytes of states kept; past it the table starts over, so its memory stays small even for states of megabytes.
-    private var capacity: Int { 4 << 20 }
+    var figures: MemoFigures { memo.figures }
 
     func value(of state: ModelState) throws -> JSONValue {
-        let key = Bytes(data: state.jsonData)
-        if let value = parsed.withCheckedLock({ $0.states[key] }) { return value }
-        let value = try state.value()
-        parsed.withCheckedLock { parsed in
-            if parsed.bytes + key.data.count > capacity { parsed = ([:], 0) }
-            parsed.states[key] = value
-            parsed.bytes += key.data.count
-        }
-        return value
+        try memo.value(for: Bytes(data: state.jsonData)) { try state.value() }
     }
 }
 

@@ -21,10 +21,10 @@ public import Services
 /// - Parameters:
 ///   - scenario: The scenario both sessions run.
 ///   - overrides: Changes both sessions make to it, as for ``withScenario(_:id:overriding:daemon:_:)``.
-///   - daemon: The daemon to use; by default the suite's (``ScenarioDaemon/current``), else the test run's shared daemon.
+///   - daemon: The daemon to use; by default the suite's (``TestDaemon/current``), else the test run's shared daemon.
 ///   - steps: What the test does in each session.
 public func expectDeterministic(
-    _ scenario: String, overriding overrides: JSONValue? = nil, daemon: ScenarioDaemon? = nil,
+    _ scenario: String, overriding overrides: JSONValue? = nil, daemon: TestDaemon? = nil,
     _ steps: (ScenarioSession) async throws -> Void
 ) async throws {
     let first = try await DeterminismRun(scenario, overrides: overrides, daemon: daemon, steps: steps)
@@ -44,7 +44,7 @@ private struct DeterminismRun {
     /// For each step, what is compared: its `summary`, `time`, `requests` (the journal entries it caused) and `state`.
     var views: [JSONValue]
 
-    init(_ scenario: String, overrides: JSONValue?, daemon: ScenarioDaemon?, steps: (ScenarioSession) async throws -> Void) async throws {
+    init(_ scenario: String, overrides: JSONValue?, daemon: TestDaemon?, steps: (ScenarioSession) async throws -> Void) async throws {
         (self.steps, views) = try await withScenario(scenario, overriding: overrides, daemon: daemon) { session in
             try await steps(session)
             // A daemon that only warns of escapes (--model-escapes warn) still lists them: a run the session did not

@@ -28,9 +28,9 @@ import Services
 public func explore(
     _ scenario: String, walks: Int = 100, steps: Int = 20, seed: UInt64 = 1,
     parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, properties: [WalkProperty] = [],
-    propertiesFile: URL? = nil, walkFile: URL? = nil, daemon: ScenarioDaemon? = nil
+    propertiesFile: URL? = nil, walkFile: URL? = nil, daemon: TestDaemon? = nil
 ) async throws -> ExploreReport {
-    let daemon = if let daemon { daemon } else if let current = ScenarioDaemon.current { current } else { try await ScenarioDaemon.shared.value }
+    let daemon = if let daemon { daemon } else if let current = TestDaemon.current { current } else { try await TestDaemon.shared.value }
     let explorer = Explorer(client: daemon.client, target: daemon.walkTarget, scenario: scenario, options: ExploreOptions(
         walks: walks, steps: steps, seed: seed, parallelism: parallelism, propertiesFile: propertiesFile,
         properties: properties, walkFile: walkFile))

@@ -20,45 +20,45 @@ import Synchronization
 public struct ScenarioDaemonTrait: SuiteTrait, TestTrait, TestScoping {
     private let daemon: LazyDaemon
 
-    fileprivate init(_ start: @escaping @Sendable () async throws -> ScenarioDaemon) {
+    fileprivate init(_ start: @escaping @Sendable () async throws -> TestDaemon) {
         daemon = LazyDaemon(start: start)
     }
 
     /// The trait reaches every test in the suite.
     public var isRecursive: Bool { true }
 
-    /// Runs the test with ``ScenarioDaemon/current`` set to the suite's daemon.
+    /// Runs the test with ``TestDaemon/current`` set to the suite's daemon.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let daemon = try await daemon.value
-        try await ScenarioDaemon.$current.withValue(daemon) { try await function() }
+        try await TestDaemon.$current.withValue(daemon) { try await function() }
     }
 }
 
 extension Trait where Self == ScenarioDaemonTrait {
     /// The suite's tests use the daemon `start` returns, started when the first needs it:
-    /// `.scenarioDaemon { try ScenarioDaemon.inProcess(models: [TodoList.self]) }`.
-    public static func scenarioDaemon(_ start: @escaping @Sendable () async throws -> ScenarioDaemon) -> Self {
+    /// `.scenarioDaemon { try TestDaemon.inProcess(models: [TodoList.self]) }`.
+    public static func scenarioDaemon(_ start: @escaping @Sendable () async throws -> TestDaemon) -> Self {
         ScenarioDaemonTrait(start)
     }
 
     /// The suite's tests use a daemon process of `executable` (a team's own, such as `todod`, found beside the
-    /// tests, then on `PATH`; or a path), as ``ScenarioDaemon/startOrConnect(executable:environment:)`` starts it:
+    /// tests, then on `PATH`; or a path), as ``TestDaemon/startOrConnect(executable:environment:)`` starts it:
     /// `$SCENARIOD_SOCKET` and `$SCENARIOD_DAEMON`, when set, still win, so a run can point every suite elsewhere.
     public static func scenarioDaemon(executable: String) -> Self {
-        ScenarioDaemonTrait { try await ScenarioDaemon.startOrConnect(executable: executable) }
+        ScenarioDaemonTrait { try await TestDaemon.startOrConnect(executable: executable) }
     }
 }
 
 /// The suite's daemon, started on first use; the trait is copied to each test, and every copy shares this.
 private final class LazyDaemon: Sendable {
-    private let start: @Sendable () async throws -> ScenarioDaemon
-    private let task = Mutex<Task<ScenarioDaemon, any Error>?>(nil)
+    private let start: @Sendable () async throws -> TestDaemon
+    private let task = Mutex<Task<TestDaemon, any Error>?>(nil)
 
-    init(start: @escaping @Sendable () async throws -> ScenarioDaemon) {
+    init(start: @escaping @Sendable () async throws -> TestDaemon) {
         self.start = start
     }
 
-    var value: ScenarioDaemon {
+    var value: TestDaemon {
         get async throws {
             let running = task.withCheckedLock { task in
                 if let task { return task }

@@ -9,7 +9,7 @@ public struct ScenarioSession: Sendable {
     /// The session's id in the daemon.
     public let id: String
     /// The client, for anything the helpers do not cover.
-    public let client: ScenarioClient
+    public let client: ControlClient
 
     /// Performs an action and returns the Model's state once it has settled.
     @discardableResult

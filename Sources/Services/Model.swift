@@ -1,4 +1,4 @@
-/// Application logic that reaches the world only through ``Services``.
+/// Application logic that reaches the world only through ``ModelServices``.
 ///
 /// A Model is an `actor`, or a class isolated to a global actor — `@MainActor final class`, as most app Models
 /// are — hosted as it is. The host constructs it with its services, calls ``run()`` once in a task of its own,
@@ -30,7 +30,7 @@ public protocol Model: AnyObject, Sendable {
 
     /// Creates the Model. It must not start work here: ``run()`` does. (An actor's or a `@MainActor` class's
     /// own synchronous `init(services:)` satisfies this.)
-    init(services: Services) async
+    init(services: ModelServices) async
 
     /// The current state (an actor's or a `@MainActor` class's plain stored property satisfies this).
     var state: State { get async }

@@ -2,7 +2,7 @@
 /// randomness: a payment SDK, a notification inbox, a location feed.
 ///
 /// The key lives beside the service's protocol, in the Model's module, and the Model reads the service from
-/// ``Services`` with it; the daemon's `main` registers what builds it (a fake configured from the scenario's
+/// ``ModelServices`` with it; the daemon's `main` registers what builds it (a fake configured from the scenario's
 /// section named ``name``, and optionally a live implementation):
 ///
 /// ```swift
@@ -11,7 +11,7 @@
 ///     public typealias Value = any Notifier
 ///     public static let name = "notifications"
 /// }
-/// extension Services {
+/// extension ModelServices {
 ///     public var notifier: any Notifier { self[NotifierKey.self] }
 /// }
 /// ```

@@ -33,7 +33,7 @@ struct ActionTool: Sendable {
                     inputSchema: schema, annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false))
     }
 
-    func perform(on client: ScenarioClient, with arguments: ToolArguments) async throws -> JSONValue {
+    func perform(on client: ControlClient, with arguments: ToolArguments) async throws -> JSONValue {
         let session = arguments.session(sessionArgument)
         let state = try await client.perform(action.name, arguments: arguments.object(excluding: [sessionArgument]), session: session)
         return .object(["session": .string(session), "action": .string(action.name), "state": state])

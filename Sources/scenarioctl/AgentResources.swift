@@ -9,10 +9,10 @@ import Services
 /// control API, so no path outside the daemon's scenario directories can be named. A subscription to a session's
 /// state follows the session's event stream and sends `notifications/resources/updated` on each change.
 actor AgentResources {
-    private let client: ScenarioClient
+    private let client: ControlClient
     private var subscriptions: [String: Task<Void, Never>] = [:]
 
-    init(client: ScenarioClient) {
+    init(client: ControlClient) {
         self.client = client
     }
 

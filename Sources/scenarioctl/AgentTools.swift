@@ -9,7 +9,7 @@ import Synchronization
 /// each Model the daemon hosts (``ActionTool``), read from `GET /v1/models` at every `tools/list` so a tool's schema
 /// is the Model's own declaration and cannot drift from it.
 struct AgentTools: Sendable {
-    let client: ScenarioClient
+    let client: ControlClient
     /// Called after a tool opened or closed a session: the resource list changed.
     let resourcesChanged: @Sendable () async -> Void
     /// The action tools as the last `tools/list` (or a call's look-up) read them: a call finds its tool here rather
@@ -132,7 +132,7 @@ struct ToolArguments: Sendable {
     }
 
     /// The session named by `name` (`session` unless an action has an argument of that name), else the default one.
-    func session(_ name: String = "session") -> String { string(name) ?? ScenarioClient.defaultSession }
+    func session(_ name: String = "session") -> String { string(name) ?? ControlClient.defaultSession }
 
     /// The arguments other than `excluded`, as a JSON object.
     func object(excluding excluded: Set<String>) -> JSONValue {

@@ -5,7 +5,7 @@ import ScenarioClient
 import Services
 
 /// One of the daemon's verbs as an MCP tool: sessions, state, journal, clock, network, store, history, saving.
-/// Each calls the control API through ``ScenarioClient`` and nothing else, so an agent can do exactly what
+/// Each calls the control API through ``ControlClient`` and nothing else, so an agent can do exactly what
 /// `scenarioctl` can, and reach no file the daemon does not serve.
 struct AgentVerb: Sendable {
     let name: String
@@ -14,7 +14,7 @@ struct AgentVerb: Sendable {
     let annotations: Tool.Annotations
     /// Opening or closing a session, or saving a scenario, changes the resource list.
     var changesResources = false
-    let run: @Sendable (ScenarioClient, ToolArguments) async throws -> JSONValue
+    let run: @Sendable (ControlClient, ToolArguments) async throws -> JSONValue
 
     var tool: Tool { Tool(name: name, description: description, inputSchema: schema, annotations: annotations) }
 

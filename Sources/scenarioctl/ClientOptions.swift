@@ -41,11 +41,11 @@ struct ClientOptions: ParsableArguments {
         return "/tmp/scenariod-\(getuid())/control.sock"
     }
 
-    var client: ScenarioClient { ScenarioClient(socketPath: socketPath, timeout: timeout) }
+    var client: ControlClient { ControlClient(socketPath: socketPath, timeout: timeout) }
 
     /// Runs `body`, turning client errors into a message on stderr and the documented exit status.
     @discardableResult
-    func run<Result>(_ body: (ScenarioClient) async throws -> Result) async throws -> Result {
+    func run<Result>(_ body: (ControlClient) async throws -> Result) async throws -> Result {
         do {
             return try await body(client)
         } catch let error as ScenarioClientError {
@@ -74,7 +74,7 @@ struct SessionOptions: ParsableArguments {
     var session: String?
 
     /// The session given by `--session`, else the default one.
-    var id: String { session ?? ScenarioClient.defaultSession }
+    var id: String { session ?? ControlClient.defaultSession }
 
     /// For verbs that also take the session as their argument (`session reset ID`, `state ID`): that, or `--session`,
     /// but not two different ones.

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ClientFailFastTests {
     @Test func aMissingSocketIsNamedWithItsReason() async throws {
         let socket = "/tmp/scenariod-no-such-\(UUID().uuidString.prefix(8))/control.sock"
-        let error = await #expect(throws: ScenarioClientError.self) { try await ScenarioClient(socketPath: socket).health() }
+        let error = await #expect(throws: ScenarioClientError.self) { try await ControlClient(socketPath: socket).health() }
         guard case .daemonUnreachable(let named, let reason)? = error else {
             Issue.record("expected daemonUnreachable, got \(String(describing: error))")
             return

@@ -39,6 +39,28 @@ import Testing
         #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
     }
 
+    /// A type named like its module hides the module in every file that imports both, so that file cannot name
+    /// the module's other types through it (`ScenarioDaemon.Daemon` beside a type `ScenarioDaemon`). No module
+    /// declares a type named like any module of the package; the example Models may keep theirs.
+    @Test func noTypeIsNamedLikeAModule() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+        #expect(modules.contains("ScenarioTesting") && modules.contains("Services"), "the modules are read from Sources")
+        let declaration = /^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private|final|open|indirect)\s+)*(?:struct|class|enum|actor|protocol|typealias)\s+(\w+)/
+        var offenders: [String] = []
+        for module in modules where !Self.allowed.contains(module) {
+            let directory = Self.sources.appendingPathComponent(module)
+            for file in FileManager.default.enumerator(atPath: directory.path)?.compactMap({ $0 as? String }) ?? [] where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    if let name = line.firstMatch(of: declaration)?.output.1, modules.contains(String(name)) {
+                        offenders.append("Sources/\(module)/\(file): \(line.trimmingCharacters(in: .whitespaces))")
+                    }
+                }
+            }
+        }
+        #expect(offenders.isEmpty, "rename these types:\n\(offenders.joined(separator: "\n"))")
+    }
+
     /// Every target of Package.swift with the targets it depends on (products of other packages left out).
     static func targetDependencies() throws -> [String: Set<String>] {
         let manifest = try String(contentsOf: Binaries.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
@@ -76,7 +98,7 @@ import Testing
     }
 
     /// The session runtime (its executor, scope and the hooks that take runtime functions' places) is reached through
-    /// the engine alone: the server and the daemon ask ScenarioHost, so the hooks have one door. Tests of the runtime
+    /// the engine alone: the server and the daemon ask SessionHost, so the hooks have one door. Tests of the runtime
     /// itself, and the benchmarks of its parts, may name it.
     @Test func onlyTheEngineDependsOnTheSessionRuntime() throws {
         let dependencies = try Self.targetDependencies()

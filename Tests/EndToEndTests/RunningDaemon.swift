@@ -10,7 +10,7 @@ final class RunningDaemon: Sendable {
     let notify: NotifyReceiver
     let logFile: URL
 
-    var client: ScenarioClient { ScenarioClient(socketPath: socket) }
+    var client: ControlClient { ControlClient(socketPath: socket) }
 
     /// Starts the daemon and waits for READY=1.
     /// - Parameters:

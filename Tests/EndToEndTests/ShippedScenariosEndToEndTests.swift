@@ -3,7 +3,7 @@ import ScenarioClient
 import Services
 import Testing
 
-/// Every shipped scenario, driven through the real daemon by ScenarioClient, scenarioctl and curl alike.
+/// Every shipped scenario, driven through the real daemon by ControlClient, scenarioctl and curl alike.
 @Suite(.serialized) struct ShippedScenariosEndToEndTests {
     struct Drive: Sendable, CustomTestStringConvertible {
         var scenario: String

@@ -101,7 +101,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(10))
             waited += 1
         }
-        let state = try await ScenarioClient(socketPath: socket).state()
+        let state = try await ControlClient(socketPath: socket).state()
         if case .array(let items)? = state["items"] { #expect(items.count == 4) } else { Issue.record("no items in \(state)") }
         let ready = await notify.waitFor("READY=1")
         #expect(ready?.contains("socket \(socket)") == true)

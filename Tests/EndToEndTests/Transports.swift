@@ -9,7 +9,7 @@ enum Step: Sendable {
     case advance(String)
 }
 
-/// One way of talking to the daemon: ScenarioClient, scenarioctl or curl. Each drives the same script and
+/// One way of talking to the daemon: ControlClient, scenarioctl or curl. Each drives the same script and
 /// returns the Model's state, so the three can be compared with each other and with the expectation.
 protocol Transport: Sendable {
     var name: String { get }
@@ -20,7 +20,7 @@ struct ClientTransport: Transport {
     let name = "ScenarioClient"
 
     func drive(scenario: String, session: String, steps: [Step], socket: String) async throws -> JSONValue {
-        let client = ScenarioClient(socketPath: socket)
+        let client = ControlClient(socketPath: socket)
         _ = try await client.createSession(scenario: scenario, id: session)
         for step in steps {
             switch step {

@@ -11,10 +11,10 @@ enum AssistantMode: String, CaseIterable, Sendable {
     case inProcess
     case daemon
 
-    func start() async throws -> ScenarioDaemon {
+    func start() async throws -> TestDaemon {
         switch self {
-        case .inProcess: try ScenarioDaemon.inProcess(models: [Assistant.self])
-        case .daemon: try await ScenarioDaemon.shared.value
+        case .inProcess: try TestDaemon.inProcess(models: [Assistant.self])
+        case .daemon: try await TestDaemon.shared.value
         }
     }
 }

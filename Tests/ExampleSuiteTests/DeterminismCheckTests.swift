@@ -12,9 +12,9 @@ import Testing
         enum Action: Decodable, Sendable { case stampFromClock, stampWithUUID, stampFromWallClock }
         static let name = "Stamps"
         static let actionNames = ["stampFromClock", "stampWithUUID", "stampFromWallClock"]
-        private let services: Services
+        private let services: ModelServices
         var state: [String] = []
-        init(services: Services) { self.services = services }
+        init(services: ModelServices) { self.services = services }
         func run() async {}
         func perform(_ action: Action) async {
             switch action {
@@ -25,12 +25,12 @@ import Testing
         }
     }
 
-    static func daemon() throws -> ScenarioDaemon {
+    static func daemon() throws -> TestDaemon {
         let root = URL(fileURLWithPath: "/tmp/stamps-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("stamps"), withIntermediateDirectories: true)
         try "description: Stamps on a frozen clock.\nmodel: Stamps\nclock:\n  start: 2026-11-02T09:00:00Z\n"
             .write(to: root.appendingPathComponent("stamps/scenario.yaml"), atomically: true, encoding: .utf8)
-        return try ScenarioDaemon.inProcess(models: [Stamps.self], scenarios: root.path)
+        return try TestDaemon.inProcess(models: [Stamps.self], scenarios: root.path)
     }
 
     @Test func aModelThatTakesTimeFromItsClockPasses() async throws {

@@ -18,11 +18,11 @@ import Testing
 
     /// A daemon on the shipped scenarios and a working directory whose `docs` is the repository's (the page's paths).
     struct Workbench {
-        let daemon: ScenarioDaemon
+        let daemon: TestDaemon
         let directory: URL
 
         init() async throws {
-            daemon = try await ScenarioDaemon.start(binary: try ScenarioDaemon.executable(named: "scenariod"),
+            daemon = try await TestDaemon.start(binary: try TestDaemon.executable(named: "scenariod"),
                                                     scenarios: ExploreCommandTests.repository.appendingPathComponent("scenarios").path)
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("explore-docs-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -37,7 +37,7 @@ import Testing
             process.arguments = ["-c", "exec " + command]
             process.currentDirectoryURL = directory
             var environment = ProcessInfo.processInfo.environment
-            let scenarioctl = try ScenarioDaemon.executable(named: "scenarioctl")
+            let scenarioctl = try TestDaemon.executable(named: "scenarioctl")
             environment["PATH"] = URL(fileURLWithPath: scenarioctl).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
             environment["SCENARIOD_SOCKET"] = daemon.client.socketPath
             process.environment = environment

@@ -120,7 +120,7 @@ import Testing
         }
         guard mode == .daemon else { return }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try ScenarioDaemon.executable(named: "scenarioctl"))
+        process.executableURL = URL(fileURLWithPath: try TestDaemon.executable(named: "scenarioctl"))
         process.arguments = ["play", walkFile.path, "--socket", daemon.client.socketPath]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -139,7 +139,7 @@ import Testing
         for scenario in ["inbox", "ledger"] {
             var reports: [ExploreReport] = []
             // In process through the control API and on the engine, and over the socket.
-            let targets: [(ScenarioClient, any WalkTarget)] = [(inProcess.client, inProcess.client), (inProcess.client, inProcess.walkTarget),
+            let targets: [(ControlClient, any WalkTarget)] = [(inProcess.client, inProcess.client), (inProcess.client, inProcess.walkTarget),
                                                                (daemon.client, daemon.client)]
             for ((client, target), parallelism) in targets.flatMap({ target in [1, 2].map { (target, $0) } }) {
                 let explorer = Explorer(client: client, target: target, scenario: scenario,
@@ -202,7 +202,7 @@ import Testing
     /// wakes. Found by explore's seed 976 on offline-demo: a reload slowed by 2s ended at 10:00:03, the periodic
     /// refresh started at 10:00:06, and the deadline alone (10:00:06) saw only the second refresh loading.
     @Test func anEventuallyHoldsWhenItsConditionHoldsAtAnyInstantOfItsWindow() async throws {
-        let daemon = try ScenarioDaemon.inProcess(models: [FeedReader.self])
+        let daemon = try TestDaemon.inProcess(models: [FeedReader.self])
         func walk(delay: String, steps: String) throws -> WalkFile {
             try JSONDecoder().decode(WalkFile.self, from: Data("""
                 {"scenario": "offline-demo", "seed": 976, "walk": 3, "steps": [
@@ -274,7 +274,7 @@ import Testing
                             "assistant-error-event", "assistant-stalled", "assistant-socket-error"]
 
     @Test func everyShippedScenarioKeepsItsPropertiesForTwoHundredWalks() async throws {
-        let daemon = try ScenarioDaemon.inProcess(models: [FeedReader.self, Ratings.self, Assistant.self])
+        let daemon = try TestDaemon.inProcess(models: [FeedReader.self, Ratings.self, Assistant.self])
         for scenario in Self.scenarios {
             let report = try await explore(scenario, walks: 200, steps: 12, seed: 2026, daemon: daemon)
             #expect(report.walksRun == 200)
@@ -287,13 +287,13 @@ import Testing
     /// Where routes stream, walks end streams half-way (the server closing one, or it breaking off), and every
     /// walk that does still keeps the built-in properties, replay's byte-identical state among them.
     @Test func theAssistantsWalksEndItsStreamsHalfWay() async throws {
-        let daemon = try ScenarioDaemon.inProcess(models: [Assistant.self])
+        let daemon = try TestDaemon.inProcess(models: [Assistant.self])
         let walkFile = FileManager.default.temporaryDirectory.appendingPathComponent("assistant-\(UUID()).walk.json")
         defer { try? FileManager.default.removeItem(at: walkFile) }
         let report = try await explore("assistant-happy", walks: 60, steps: 12, seed: 7, walkFile: walkFile, daemon: daemon)
         #expect(report.stepKinds["stream", default: 0] > 0, "\(report.text)")
         #expect(report.routesNeverRequested.isEmpty, "\(report.text)")
-        let feedReader = try await explore("offline-demo", walks: 20, steps: 12, seed: 7, daemon: try ScenarioDaemon.inProcess(models: [FeedReader.self]))
+        let feedReader = try await explore("offline-demo", walks: 20, steps: 12, seed: 7, daemon: try TestDaemon.inProcess(models: [FeedReader.self]))
         #expect(feedReader.stepKinds["stream"] == nil, "a scenario whose routes never stream draws no stream step")
     }
 

@@ -21,15 +21,15 @@ enum Mode: String, CaseIterable, Sendable {
     case inProcess
     case daemon
 
-    func start() async throws -> ScenarioDaemon {
+    func start() async throws -> TestDaemon {
         let scenarios = try writeTaskModelScenarios()
         switch self {
         case .inProcess:
             let bell = ServiceDefinition(BellKey.self, description: "The bell an alarm rings", initialState: [String]()) { SuiteBell(context: $0) }
-            return try ScenarioDaemon.inProcess(models: taskModels, services: [bell], scenarios: scenarios)
+            return try TestDaemon.inProcess(models: taskModels, services: [bell], scenarios: scenarios)
         case .daemon:
             // fixtured hosts the same Models: a team's daemon, as its suite would start it.
-            return try await ScenarioDaemon.start(binary: try ScenarioDaemon.executable(named: "fixtured"), scenarios: scenarios)
+            return try await TestDaemon.start(binary: try TestDaemon.executable(named: "fixtured"), scenarios: scenarios)
         }
     }
 }

@@ -24,7 +24,7 @@ import Testing
 
     /// One session's run of `kind` with `count` units, under `seed`, once the clock has passed every timer, answer
     /// and stream event.
-    static func run(_ scenario: String, kind: TieKind, count: Int, seed: Int, daemon: ScenarioDaemon) async throws -> Run {
+    static func run(_ scenario: String, kind: TieKind, count: Int, seed: Int, daemon: TestDaemon) async throws -> Run {
         try await withScenario(scenario, overriding: ["schedule": ["seed": .int(seed)]], daemon: daemon) { session in
             try await session.perform("tie", ["kind": .string(kind.rawValue), "count": .int(count)])
             _ = try await session.advanceClock(by: "10s")
@@ -34,7 +34,7 @@ import Testing
     }
 
     /// Runs `sessions` sessions of one seed, eight at a time, and returns the distinct runs they ended in.
-    static func runs(_ scenario: String, kind: TieKind, count: Int, seed: Int, sessions: Int, daemon: ScenarioDaemon) async throws -> Set<Run> {
+    static func runs(_ scenario: String, kind: TieKind, count: Int, seed: Int, sessions: Int, daemon: TestDaemon) async throws -> Set<Run> {
         try await withThrowingTaskGroup(of: Run.self) { group in
             var seen = Set<Run>()
             var started = 0

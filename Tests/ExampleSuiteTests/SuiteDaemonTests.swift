@@ -27,7 +27,7 @@ func greeterScenarios() throws -> String {
 
 /// A suite names its daemon once, with a trait: its tests (and its nested suites') call `withScenario` with no
 /// `daemon:` and reach fixtured, a team's daemon, rather than the run's shared scenariod.
-@Suite(.scenarioDaemon { try await ScenarioDaemon.start(binary: try ScenarioDaemon.executable(named: "fixtured"), scenarios: try greeterScenarios()) })
+@Suite(.scenarioDaemon { try await TestDaemon.start(binary: try TestDaemon.executable(named: "fixtured"), scenarios: try greeterScenarios()) })
 struct SuiteDaemonTests {
     @Test func aTestInTheSuiteUsesTheSuitesDaemon() async throws {
         try await withScenario("greet-grace") { session in
@@ -37,12 +37,12 @@ struct SuiteDaemonTests {
     }
 
     @Test func everyTestOfTheSuiteSharesOneDaemon() async throws {
-        let first = try #require(ScenarioDaemon.current)
+        let first = try #require(TestDaemon.current)
         try await withScenario("greet-grace") { session in
             let state = try await session.state(as: Greeting.self)
             #expect(state.greeting == "")
         }
-        #expect(ScenarioDaemon.current === first)
+        #expect(TestDaemon.current === first)
     }
 
     @Suite struct Nested {
@@ -60,7 +60,7 @@ struct SuiteDaemonTests {
     @Test func scenariodDaemonNamesTheExecutableFoundBesideTheTests() async throws {
         let environment = ["SCENARIOD_DAEMON": "fixtured", "SCENARIOD_SCENARIOS": try greeterScenarios(), "PATH": "/usr/bin:/bin",
                            "SCENARIOD_BINARY": "/nonexistent/scenariod"]
-        let daemon = try await ScenarioDaemon.startOrConnect(environment: environment)
+        let daemon = try await TestDaemon.startOrConnect(environment: environment)
         try await withScenario("greet-grace", daemon: daemon) { session in
             let state = try await session.perform("greet", as: Greeting.self)
             #expect(state.greeting == "Hello, Gracie!")
@@ -69,15 +69,15 @@ struct SuiteDaemonTests {
 
     @Test func aNameFoundNowhereSaysWhereItLooked() async throws {
         let error = await #expect(throws: ScenarioTestingError.self) {
-            _ = try await ScenarioDaemon.startOrConnect(environment: ["SCENARIOD_DAEMON": "no-such-daemon", "PATH": "/usr/bin:/bin"])
+            _ = try await TestDaemon.startOrConnect(environment: ["SCENARIOD_DAEMON": "no-such-daemon", "PATH": "/usr/bin:/bin"])
         }
         let message = error?.description ?? ""
         #expect(message.contains("no daemon executable 'no-such-daemon' beside the tests (") && message.contains("or on PATH (/usr/bin:/bin)"), "\(message)")
     }
 
     @Test func aNameWithASlashIsAPath() throws {
-        #expect(try ScenarioDaemon.executable(named: "./relative/todod", environment: [:]) == "./relative/todod")
-        let found = try ScenarioDaemon.executable(named: "fixtured", environment: ["PATH": ""])
+        #expect(try TestDaemon.executable(named: "./relative/todod", environment: [:]) == "./relative/todod")
+        let found = try TestDaemon.executable(named: "fixtured", environment: ["PATH": ""])
         #expect(found.hasSuffix("/fixtured") && FileManager.default.isExecutableFile(atPath: found))
     }
 }

@@ -17,7 +17,7 @@ import Testing
         try await withLoopbackServer(router) { origin in
             let network = LiveNetwork(configuration: .init(forward: ["https://www.cocoawithlove.com": origin]))
             let store = try await SQLiteKeyValueStore.open(path: path)
-            let model = FeedReader(services: Services(network: network, keyValue: store, clock: SystemClock(), random: SystemRandom()))
+            let model = FeedReader(services: ModelServices(network: network, keyValue: store, clock: SystemClock(), random: SystemRandom()))
             await model.perform(.reload)
             await model.perform(.setIsRead(url: "https://example.org/1", value: true))
             let state = await model.state

@@ -16,7 +16,7 @@ struct ModelHarness<M: Model> {
         let store = SeededKeyValueStore(seed: seed)
         let journal = ExchangeLog()
         let network = RoutedNetwork(routes: routes, clock: clock) { await journal.append($0) }
-        self.model = await M(services: Services(network: network, keyValue: store, clock: clock, random: SeededRandom(seed: 0)))
+        self.model = await M(services: ModelServices(network: network, keyValue: store, clock: clock, random: SeededRandom(seed: 0)))
         self.clock = clock
         self.store = store
         self.journal = journal

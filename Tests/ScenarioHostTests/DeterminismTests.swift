@@ -64,9 +64,9 @@ import Testing
         let models = shippedModels
         let catalog = ScenarioCatalog.load(from: [shippedScenarios, directory], models: models.names)
         #expect(catalog.problems.isEmpty, "\(catalog.problems)")
-        let first = try await Self.drive(ScenarioHost(catalog: catalog, models: models).createSession(of: "templated"))
+        let first = try await Self.drive(SessionHost(catalog: catalog, models: models).createSession(of: "templated"))
         try await Task.sleep(for: .milliseconds(20))
-        let second = try await Self.drive(ScenarioHost(catalog: catalog, models: models).createSession(of: "templated"))
+        let second = try await Self.drive(SessionHost(catalog: catalog, models: models).createSession(of: "templated"))
         #expect(first == second)
         // The template was rendered: the answer names the clock's time, and the Model took it in.
         #expect(String(decoding: first, as: UTF8.self).contains("Asked GET at 2026-"))

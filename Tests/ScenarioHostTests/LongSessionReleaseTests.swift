@@ -59,7 +59,7 @@ import Testing
     @Test func aSessionThatReadAHundredThousandChunksEndsEachWay() async throws {
         let (catalog, root) = try Self.catalog()
         defer { try? FileManager.default.removeItem(at: root) }
-        let host = ScenarioHost(catalog: catalog, models: shippedModels)
+        let host = SessionHost(catalog: catalog, models: shippedModels)
         for scenario in ["long-stream", "long-socket"] {
             // Every ending of a stream; a socket's release is the same path, so deleting it is enough.
             for ending in scenario == "long-stream" ? Ending.allCases : [.delete] {

@@ -75,7 +75,7 @@ actor Shapes: Model {
     static let name = "Shapes"
     static let actionNames = ["schedule", "pick"]
     var state = 0
-    init(services: Services) {}
+    init(services: ModelServices) {}
     func perform(_ action: Action) async {}
     func run() async {}
 }
@@ -86,7 +86,7 @@ actor Misnamed: Model {
     static let name = "Misnamed"
     static let actionNames = ["start", "cancel"]
     var state = 0
-    init(services: Services) {}
+    init(services: ModelServices) {}
     func perform(_ action: Action) async {}
     func run() async {}
 }

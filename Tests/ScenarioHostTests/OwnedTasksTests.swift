@@ -24,14 +24,14 @@ struct ProbeBell: Bell {
 
 /// A host over the test Models' scenarios, whose bells ring into `log`.
 func makeTaskHost(log: BellLog = BellLog(), escapePolicy: EscapePolicy = .warn, extra: [String: String] = [:],
-                  stateDirectory: URL? = nil) throws -> ScenarioHost {
+                  stateDirectory: URL? = nil) throws -> SessionHost {
     let models = ModelRegistry(taskModels, services: [
         ServiceDefinition(BellKey.self, description: "A probe", initialState: [String]()) { context in ProbeBell(context: context, log: log) },
     ])
     let root = URL(fileURLWithPath: try writeTaskModelScenarios(extra: extra))
     let catalog = ScenarioCatalog.load(from: [root], models: models.names, services: models.services)
     #expect(catalog.problems.isEmpty, "\(catalog.problems)")
-    return ScenarioHost(catalog: catalog, models: models, stateDirectory: stateDirectory, escapePolicy: escapePolicy)
+    return SessionHost(catalog: catalog, models: models, stateDirectory: stateDirectory, escapePolicy: escapePolicy)
 }
 
 extension Session {
@@ -108,7 +108,7 @@ extension Session {
 
         // A restarted daemon reads the saved scenario beside the others.
         let restarted = try makeTaskHost(stateDirectory: directory)
-        await restarted.reload(from: [URL(fileURLWithPath: try writeTaskModelScenarios()), ScenarioHost.recordings(in: directory)])
+        await restarted.reload(from: [URL(fileURLWithPath: try writeTaskModelScenarios()), SessionHost.recordings(in: directory)])
         let resumed = try await restarted.createSession(of: "relay-later")
         try await resumed.perform("relay")
         try await resumed.advanceClock(by: .seconds(5))

@@ -8,7 +8,7 @@ import Testing
 
 /// Work ready at the same moment runs in the order the session's seed picks; the default is first-ready-first.
 @Suite struct SchedulingOrderTests {
-    func arrivals(_ scenario: String, host: ScenarioHost) async throws -> [Int] {
+    func arrivals(_ scenario: String, host: SessionHost) async throws -> [Int] {
         let session = try await host.createSession(of: scenario)
         return try await session.perform("race", arguments: ["runners": 8]).decoded(as: RaceView.self).arrivals
     }

@@ -48,7 +48,7 @@ import Testing
         struct State: Encodable, Sendable { var greeting = "" }
         let store: any ProfileStore
         var state = State()
-        init(services: Services) { store = services[ProfileKey.self] }
+        init(services: ModelServices) { store = services[ProfileKey.self] }
         func perform(_ action: Action) async {
             switch action {
             case .greet:
@@ -92,7 +92,7 @@ import Testing
         let models = ModelRegistry([Greeter.self], services: [Self.profile])
         let catalog = ScenarioCatalog.load(from: [root], models: models.names, services: models.services)
         #expect(catalog.problems.isEmpty, "\(catalog.problems)")
-        return try await ScenarioHost(catalog: catalog, models: models).createSession(of: "profile")
+        return try await SessionHost(catalog: catalog, models: models).createSession(of: "profile")
     }
 
     /// The events a change caused, told apart by kind: `service` (with the state), `state` and `history`.

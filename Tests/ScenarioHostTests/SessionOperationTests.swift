@@ -88,7 +88,7 @@ import Testing
 
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("ScenarioFormatTests/Malformed/unknown-model")
-        let badHost = ScenarioHost(catalog: ScenarioCatalog.load(from: [corpus], models: shippedModels.names), models: shippedModels)
+        let badHost = SessionHost(catalog: ScenarioCatalog.load(from: [corpus], models: shippedModels.names), models: shippedModels)
         let invalid = await refusal { _ = try await badHost.createSession(of: "bad") }
         #expect(invalid?.code == .invalidScenario)
         #expect(invalid?.message.contains("bad/scenario.yaml:2:8: unknown model 'FeedRead'.") == true)

@@ -29,7 +29,7 @@ import Testing
         static var name: String { State.model }
         static var actionNames: [String] { ["add", "note"] }
         var state = State()
-        init(services: Services) {}
+        init(services: ModelServices) {}
         func perform(_ action: CounterAction) async {
             switch action {
             case .add(let amount): state.count += amount
@@ -41,7 +41,7 @@ import Testing
 
     static let models = [HashableCount.model, EquatableCount.model, PlainCount.model]
 
-    func makeHost() throws -> ScenarioHost {
+    func makeHost() throws -> SessionHost {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("state-encoding-\(UUID())")
         for model in Self.models {
             let directory = root.appendingPathComponent(model)
@@ -51,7 +51,7 @@ import Testing
         let registry = ModelRegistry([Counter<HashableCount>.self, Counter<EquatableCount>.self, Counter<PlainCount>.self])
         let catalog = ScenarioCatalog.load(from: [root], models: registry.names)
         #expect(catalog.problems.isEmpty, "\(catalog.problems)")
-        return ScenarioHost(catalog: catalog, models: registry)
+        return SessionHost(catalog: catalog, models: registry)
     }
 
     @Test(arguments: models)

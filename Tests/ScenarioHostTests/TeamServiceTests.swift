@@ -38,9 +38,9 @@ import Testing
         static let actionNames = ["add"]
         enum Action: Decodable, Sendable { case add(amount: Int) }
         struct State: Encodable, Sendable { var total = 0 }
-        let services: Services
+        let services: ModelServices
         var state = State()
-        init(services: Services) { self.services = services }
+        init(services: ModelServices) { self.services = services }
         func perform(_ action: Action) async {
             guard case .add(let amount) = action else { return }
             state.total = await services[TallyKey.self].add(amount)
@@ -51,7 +51,7 @@ import Testing
     static let tally = ServiceDefinition(TallyKey.self, description: "A running total", initialState: Count(count: 0),
                                          fake: { FakeTally(context: $0) }, live: { LiveTally() })
 
-    func makeHost() throws -> ScenarioHost {
+    func makeHost() throws -> SessionHost {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("team-service-\(UUID())")
         let files = [
             "fake": "description: f\nmodel: Adder\ntally:\n  count: 5\n",
@@ -64,7 +64,7 @@ import Testing
         let models = ModelRegistry([Adder.self], services: [Self.tally])
         let catalog = ScenarioCatalog.load(from: [root], models: models.names, services: models.services)
         #expect(catalog.problems.isEmpty, "\(catalog.problems)")
-        return ScenarioHost(catalog: catalog, models: models)
+        return SessionHost(catalog: catalog, models: models)
     }
 
     @Test func theFakeStartsFromTheScenarioIsJournaledIsolatedAndResetToTheScenario() async throws {

@@ -15,9 +15,9 @@ let shippedScenarios = URL(fileURLWithPath: #filePath)
 let shippedModels = ModelRegistry([FeedReader.self, Ratings.self, Assistant.self])
 
 /// A host over the shipped scenarios with the shipped Models.
-func makeHost(journalCapacity: Int = RequestJournal.defaultCapacity, limits: HostLimits = .default) -> ScenarioHost {
+func makeHost(journalCapacity: Int = RequestJournal.defaultCapacity, limits: HostLimits = .default) -> SessionHost {
     let models = shippedModels
-    return ScenarioHost(catalog: ScenarioCatalog.load(from: [shippedScenarios], models: models.names),
+    return SessionHost(catalog: ScenarioCatalog.load(from: [shippedScenarios], models: models.names),
                         models: models, journalCapacity: journalCapacity, limits: limits)
 }
 

@@ -1,6 +1,13 @@
 #ifndef CTASKOWNERSHIP_H
 #define CTASKOWNERSHIP_H
 
+// The engine (and so the daemon, its server and in-process tests) runs on Linux only: these hooks take the place of
+// Swift runtime and libdispatch functions through the GNU linker's --wrap, and the daemon reads SO_PEERCRED, glibc's
+// mallinfo2 and libsystemd. The Model contract, the wire bodies and the clients build elsewhere; this module does not.
+#if !defined(__linux__)
+#error "scenariod's engine and daemon build for Linux only; on other platforms depend on the Services, Fakes, ControlAPI and ScenarioClient products alone."
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 

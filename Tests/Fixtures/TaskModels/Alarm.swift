@@ -33,9 +33,9 @@ public actor Alarm: Model {
     }
 
     public private(set) var state = State()
-    private let services: Services
+    private let services: ModelServices
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         self.services = services
     }
 

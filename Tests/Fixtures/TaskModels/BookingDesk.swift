@@ -45,7 +45,7 @@ public final class BookingDesk<Rules: BookingRules>: Model {
     public private(set) var state = State()
     private let clock: any ClockService
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         clock = services.clock
     }
 

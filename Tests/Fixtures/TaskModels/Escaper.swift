@@ -36,7 +36,7 @@ public actor Escaper: Model {
     private let keyValue: any KeyValueService
     private let outside = OutsideExecutor()
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         clock = services.clock
         keyValue = services.keyValue
     }

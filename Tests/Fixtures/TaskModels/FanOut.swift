@@ -18,7 +18,7 @@ public actor FanOut: Model {
     public private(set) var state = State()
     private let clock: any ClockService
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         clock = services.clock
     }
 

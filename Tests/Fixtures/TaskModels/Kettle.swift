@@ -19,7 +19,7 @@ public final class Kettle: Model {
     public private(set) var state = State()
     @ObservationIgnored private let clock: any ClockService
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         clock = services.clock
     }
 

@@ -20,7 +20,7 @@ public final class Metronome: Model {
     public private(set) var state = State()
     private let clock: any ClockService
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         clock = services.clock
     }
 
@@ -47,7 +47,7 @@ public actor Pendulum: Model {
     public private(set) var state = State()
     private let clock: any ClockService
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         clock = services.clock
     }
 

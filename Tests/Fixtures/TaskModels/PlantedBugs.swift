@@ -27,9 +27,9 @@ public actor Inbox: Model {
     }
 
     public private(set) var state = State()
-    private let services: Services
+    private let services: ModelServices
 
-    public init(services: Services) { self.services = services }
+    public init(services: ModelServices) { self.services = services }
 
     public func run() async { await refresh(isRetry: false) }
 
@@ -83,9 +83,9 @@ public actor Ledger: Model {
     }
 
     public private(set) var state = State()
-    private let services: Services
+    private let services: ModelServices
 
-    public init(services: Services) { self.services = services }
+    public init(services: ModelServices) { self.services = services }
 
     public func run() async {}
 
@@ -120,9 +120,9 @@ public actor Poller: Model {
     }
 
     public private(set) var state = State()
-    private let services: Services
+    private let services: ModelServices
 
-    public init(services: Services) { self.services = services }
+    public init(services: ModelServices) { self.services = services }
 
     public func run() async {
         while true {
@@ -169,9 +169,9 @@ public actor RefundDesk: Model {
     }
 
     public private(set) var state = State()
-    private let services: Services
+    private let services: ModelServices
 
-    public init(services: Services) { self.services = services }
+    public init(services: ModelServices) { self.services = services }
 
     public func run() async {}
 
@@ -215,7 +215,7 @@ public actor Forgetful: Model {
 
     public private(set) var state = State()
 
-    public init(services: Services) {}
+    public init(services: ModelServices) {}
 
     public func run() async {}
 

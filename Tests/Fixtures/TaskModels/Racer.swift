@@ -16,7 +16,7 @@ public actor Racer: Model {
 
     public private(set) var state = State()
 
-    public init(services: Services) {}
+    public init(services: ModelServices) {}
 
     public func perform(_ action: Action) async {
         guard case .race(let runners) = action else { return }

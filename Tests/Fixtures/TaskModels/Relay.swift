@@ -21,7 +21,7 @@ public actor Relay: Model {
     public private(set) var state = State()
     private let network: any NetworkService
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         network = services.network
     }
 

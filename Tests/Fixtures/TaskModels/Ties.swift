@@ -53,9 +53,9 @@ public final class MainTies: Model {
     }
 
     public private(set) var state = State()
-    private let services: Services
+    private let services: ModelServices
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         self.services = services
     }
 
@@ -109,9 +109,9 @@ public actor ActorTies: Model {
     public typealias State = MainTies.State
 
     public private(set) var state = State()
-    private let services: Services
+    private let services: ModelServices
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         self.services = services
     }
 

@@ -27,7 +27,7 @@ actor Fetcher: Model {
     private let network: any NetworkService
     var state = State()
 
-    init(services: Services) {
+    init(services: ModelServices) {
         network = services.network
     }
 

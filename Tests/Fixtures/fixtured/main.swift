@@ -65,7 +65,7 @@ actor Greeter: Model {
     private let store: any ProfileStore
     var state = State()
 
-    init(services: Services) {
+    init(services: ModelServices) {
         store = services[ProfileKey.self]
     }
 

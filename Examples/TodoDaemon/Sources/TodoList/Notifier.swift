@@ -31,7 +31,7 @@ public enum NotifierKey: ServiceKey {
     public static let name = "notifications"
 }
 
-extension Services {
+extension ModelServices {
     /// Notifications, as the daemon supplies them.
     public var notifier: any Notifier { self[NotifierKey.self] }
 }

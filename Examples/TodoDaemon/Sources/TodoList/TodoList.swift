@@ -27,10 +27,10 @@ public final class TodoList: Model {
         case complete(id: String)
     }
 
-    private let services: Services
+    private let services: ModelServices
     public private(set) var state = TodoListState()
 
-    public init(services: Services) {
+    public init(services: ModelServices) {
         self.services = services
     }
 

@@ -10,16 +10,16 @@ import TodoList
 
 /// The team's daemon, started once for this test run from the `todod` SwiftPM built beside these tests, on the
 /// package's own scenarios (run `swift test` from the package directory).
-let todod = Task { try await ScenarioDaemon.startOrConnect(executable: "todod") }
+let todod = Task { try await TestDaemon.startOrConnect(executable: "todod") }
 
 /// The same Model and scenarios in this process: no executable, no socket, microseconds a step.
-let inProcessDaemon = Task { try ScenarioDaemon.inProcess(models: [TodoList.self], services: [.notifications]) }
+let inProcessDaemon = Task { try TestDaemon.inProcess(models: [TodoList.self], services: [.notifications]) }
 
 /// Every test runs both ways: unit-test speed in process, and the real daemon as CI and demos run it.
 enum Mode: String, CaseIterable, Sendable {
     case inProcess, daemon
 
-    var daemon: ScenarioDaemon {
+    var daemon: TestDaemon {
         get async throws {
             switch self {
             case .inProcess: try await inProcessDaemon.value

@@ -4,7 +4,7 @@ import Foundation
 public import ScenarioClient
 public import ScenarioExplore
 import ScenarioFormat
-import ScenarioHost
+package import ScenarioHost
 public import Services
 
 /// The scenariod a test run talks to: the one named by `$SCENARIOD_SOCKET`, or a private one started for the run
@@ -14,25 +14,31 @@ public import Services
 /// the one process-wide value here; it is immutable once started. A suite names its own once, with the
 /// `.scenarioDaemon(…)` suite trait (which sets ``current`` for its tests), or a whole run with
 /// `$SCENARIOD_DAEMON`.
-public final class ScenarioDaemon: Sendable {
+public final class TestDaemon: Sendable {
     /// The daemon every ``withScenario(_:id:overriding:daemon:_:)`` uses unless given another or inside a suite
     /// that names its own: the daemon executable `$SCENARIOD_DAEMON` names, else scenariod; started on first use.
-    public static let shared = Task<ScenarioDaemon, any Error> { try await ScenarioDaemon.startOrConnect() }
+    public static let shared = Task<TestDaemon, any Error> { try await TestDaemon.startOrConnect() }
 
     /// The daemon of the suite a test runs in, when the suite names one (`@Suite(.scenarioDaemon(…))`); used by
     /// ``withScenario(_:id:overriding:daemon:_:)`` before ``shared``.
-    @TaskLocal public static var current: ScenarioDaemon?
+    @TaskLocal public static var current: TestDaemon?
 
     /// The client for the daemon's control socket.
-    public let client: ScenarioClient
+    public let client: ControlClient
     /// Where explorations of this daemon run their walks: straight on its engine when it runs in this process
     /// (``inProcess(models:services:scenarios:)``), else through ``client``. ``explore(_:walks:steps:seed:parallelism:properties:propertiesFile:walkFile:daemon:)``
     /// uses it; give it to an `Explorer` of your own as its `target`.
     public let walkTarget: any WalkTarget
+    /// The figures of the engine's memos and of the walks' parsed states, for an in-process daemon; empty for
+    /// one reached over a socket. The benchmarks read them.
+    package var memoFigures: [MemoFigures] {
+        guard let engine = walkTarget as? EngineWalkTarget else { return [] }
+        return engine.host.memoFigures + [engine.parsed.figures]
+    }
     private let process: Process?
     private let directory: URL?
 
-    private init(client: ScenarioClient, host: ScenarioHost? = nil, process: Process?, directory: URL?) {
+    private init(client: ControlClient, host: SessionHost? = nil, process: Process?, directory: URL?) {
         self.client = client
         self.walkTarget = host.map { EngineWalkTarget(host: $0, client: client) } ?? client
         self.process = process
@@ -52,10 +58,10 @@ public final class ScenarioDaemon: Sendable {
     ///     beside the tests of the package that has it.
     ///   - environment: Where the variables are read; nil for the process's environment.
     public static func startOrConnect(executable: String = "scenariod",
-                                      environment: [String: String]? = nil) async throws -> ScenarioDaemon {
+                                      environment: [String: String]? = nil) async throws -> TestDaemon {
         let environment = environment ?? ProcessInfo.processInfo.environment
         if let socket = environment["SCENARIOD_SOCKET"] {
-            return ScenarioDaemon(client: ScenarioClient(socketPath: socket), process: nil, directory: nil)
+            return TestDaemon(client: ControlClient(socketPath: socket), process: nil, directory: nil)
         }
         let binary = if let named = environment["SCENARIOD_DAEMON"], !named.isEmpty {
             try Self.executable(named: named, environment: environment)
@@ -94,7 +100,7 @@ public final class ScenarioDaemon: Sendable {
     /// bodies and errors), so a suite can run in either mode.
     ///
     /// ```swift
-    /// let inProcess = Task { try ScenarioDaemon.inProcess(models: [TodoList.self]) }
+    /// let inProcess = Task { try TestDaemon.inProcess(models: [TodoList.self]) }
     /// try await withScenario("todo-empty", daemon: try await inProcess.value) { session in … }
     /// ```
     /// - Parameters:
@@ -102,7 +108,7 @@ public final class ScenarioDaemon: Sendable {
     ///   - services: The services the team defines for them, as its daemon's `main` registers them.
     ///   - scenarios: The directory of scenario directories; `$SCENARIOD_SCENARIOS` or `./scenarios` by default.
     public static func inProcess(models: [any Model.Type], services: [ServiceDefinition] = [],
-                                 scenarios: String? = nil) throws -> ScenarioDaemon {
+                                 scenarios: String? = nil) throws -> TestDaemon {
         let root = URL(fileURLWithPath: scenarios ?? ProcessInfo.processInfo.environment["SCENARIOD_SCENARIOS"] ?? "scenarios")
         let registry = ModelRegistry(models, services: services)
         let catalog = ScenarioCatalog.load(from: [root], models: registry.names, services: registry.services)
@@ -112,17 +118,17 @@ public final class ScenarioDaemon: Sendable {
         // Durable stores and recordings go to a directory of this daemon's own, removed with it.
         let directory = URL(fileURLWithPath: "/tmp/scenario-testing-\(UUID().uuidString.prefix(8))")
         // A test must not pass on a run its session did not own: an escape fails the step.
-        let host = ScenarioHost(catalog: catalog, models: registry, stateDirectory: directory, escapePolicy: .fail)
+        let host = SessionHost(catalog: catalog, models: registry, stateDirectory: directory, escapePolicy: .fail)
         let responder = ControlResponder(host: host, configuration: ControlConfiguration(
             name: "in-process", version: "in-process", defaultSession: nil,
             // With the sessions and recordings saved as scenarios, as the daemon reloads them, so a saved one opens.
             reload: { await host.reload(from: [root] + [host.recordingsDirectory].compactMap { $0 }) }))
-        return ScenarioDaemon(client: ScenarioClient(transport: InProcessTransport(responder: responder)), host: host, process: nil,
+        return TestDaemon(client: ControlClient(transport: InProcessTransport(responder: responder)), host: host, process: nil,
                               directory: directory)
     }
 
     /// Starts a private daemon and waits until its socket answers.
-    public static func start(binary: String, scenarios: String) async throws -> ScenarioDaemon {
+    public static func start(binary: String, scenarios: String) async throws -> TestDaemon {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw ScenarioTestingError("no daemon executable at \(binary); build it (swift build), or set SCENARIOD_DAEMON to its name or path, or SCENARIOD_SOCKET to a running daemon's socket")
         }
@@ -152,7 +158,7 @@ public final class ScenarioDaemon: Sendable {
             process.terminate()
             throw ScenarioTestingError("\(binary) did not create \(socket) within 30 s")
         }
-        return ScenarioDaemon(client: ScenarioClient(socketPath: socket), process: process, directory: directory)
+        return TestDaemon(client: ControlClient(socketPath: socket), process: process, directory: directory)
     }
 }
 

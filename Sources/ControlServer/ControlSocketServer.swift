@@ -18,10 +18,10 @@ import CDispatch
 /// SwiftNIO and hands each connection to Hummingbird's HTTP/1.1 channel.
 ///
 /// On graceful shutdown it stops accepting, lets in-flight requests finish, ends event streams, and returns.
-public struct ControlServer: Service, CustomStringConvertible {
+public struct ControlSocketServer: Service, CustomStringConvertible {
     // ServiceLifecycle names a service by interpolating it; without a description that reflects over every
     // field, which was a sixth of start-up (perf, BENCHMARKS.md). The other services say the same.
-    public var description: String { "ControlServer(\(listener))" }
+    public var description: String { "ControlSocketServer(\(listener))" }
 
     /// Where to listen.
     public enum Listener: Sendable, CustomStringConvertible {
@@ -50,7 +50,7 @@ public struct ControlServer: Service, CustomStringConvertible {
     ///   - configuration: Version, default session and reload.
     ///   - logger: For connection-level failures.
     ///   - onListening: Called once the socket accepts connections (the daemon sends READY=1 there).
-    public init(listener: Listener, host: ScenarioHost, configuration: ControlConfiguration, logger: Logger,
+    public init(listener: Listener, host: SessionHost, configuration: ControlConfiguration, logger: Logger,
                 onListening: @escaping @Sendable () async -> Void = {}) {
         self.listener = listener
         self.routes = ControlRoutes(host: host, configuration: configuration)

@@ -1,5 +1,5 @@
 /// The bundle of services a Model receives at construction. Whoever builds it chooses live or fake implementations.
-public struct Services: Sendable {
+public struct ModelServices: Sendable {
     /// HTTP requests.
     public var network: any NetworkService
     /// Durable or seeded key-value state.
@@ -27,7 +27,7 @@ public struct Services: Sendable {
     public subscript<Key: ServiceKey>(_ key: Key.Type) -> Key.Value {
         get {
             guard let service = defined[Key.name] as? Key.Value else {
-                preconditionFailure("no service '\(Key.name)' (\(Key.self)) was supplied: register its ServiceDefinition with the daemon (Daemon.main(…, services:)), or set services[\(Key.self).self] where Services is built by hand.")
+                preconditionFailure("no service '\(Key.name)' (\(Key.self)) was supplied: register its ServiceDefinition with the daemon (Daemon.main(…, services:)), or set services[\(Key.self).self] where ModelServices is built by hand.")
             }
             return service
         }

@@ -8,7 +8,7 @@ import SessionRuntime
 
 /// The engine: scenarios by name, and the sessions running them. It knows nothing of sockets; everything a
 /// client can do over the control API, a Swift program can do here in-process.
-public actor ScenarioHost {
+public actor SessionHost {
     /// The Models scenarios may name.
     public nonisolated let models: ModelRegistry
     /// The scenarios new sessions are created from.
@@ -35,6 +35,10 @@ public actor ScenarioHost {
     public nonisolated var eventStreamsOpen: Int { subscribers.count }
     /// The events dropped for event-stream readers that fell behind, since the host started.
     public nonisolated var eventsDropped: Int { subscribers.droppedEvents }
+
+    /// The figures of the memos the engine shares among sessions (decoded actions and encoded states per Model,
+    /// resolved routes): what the benchmarks read to tell whether each pays.
+    package nonisolated var memoFigures: [MemoFigures] { models.memoFigures + [resolvedRoutes.memo.figures] }
 
     private var sessions: [String: Session] = [:]
     private var generatedCount = 0
