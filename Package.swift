@@ -126,8 +126,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [
             // The dashboard, compiled into the binary: it works with no network and no files beside the daemon.
-            .embedInCode("Dashboard/index.html"), .embedInCode("Dashboard/app.js"), .embedInCode("Dashboard/style.css"),
-            .embedInCode("Dashboard/icon.svg"),
+            // Its files are listed once, in DashboardAsset.named.
+            .embedInCode("Dashboard"),
         ]),
         // libsystemd, as SwiftPM sees it; the shim makes sd_journal_* callable (see FIELD-NOTES).
         .systemLibrary(name: "CMalloc"),

@@ -76,6 +76,29 @@ def test_the_daemon_serves_the_dashboard_with_content_types_and_a_strict_policy(
     assert daemon.call("GET", "/dashboard/nope.js", expect=404).json()["code"] == "noSuchEndpoint"
 
 
+def test_every_file_of_the_dashboard_directory_is_served_as_it_is_and_nothing_else(daemon_with):
+    """The binary embeds the whole Dashboard directory and serves the files DashboardAsset.named lists: the two must
+    be the same files, byte for byte, each with its extension's content type, and every module the page imports."""
+    import pathlib
+
+    daemon = daemon_with({})
+    directory = pathlib.Path(__file__).resolve().parents[2] / "Sources/ControlServer/Dashboard"
+    files = sorted(path.name for path in directory.iterdir())
+    assert "app.js" in files and "session-page.js" in files, files
+    types = {"html": "text/html", "js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}
+    for name in files:
+        response = daemon.call("GET", f"/dashboard/{name}", expect=200)
+        assert response.content == (directory / name).read_bytes(), f"/dashboard/{name} is not the file"
+        assert response.headers["content-type"].startswith(types[name.rsplit(".", 1)[1]]), (name, response.headers)
+    # An unknown file is refused with the list of those served: the directory's files, no more.
+    message = daemon.call("GET", "/dashboard/nope.js", expect=404).json()["message"]
+    assert message.endswith(f"its files are {', '.join(files)}."), message
+    # Every module a script imports is one of them.
+    for path in directory.glob("*.js"):
+        for imported in re.findall(r'from "\./([^"]+)"', path.read_text()):
+            assert imported in files, f"{path.name} imports {imported}, which is not served"
+
+
 def test_the_bridge_refuses_without_the_token_and_for_a_foreign_host_or_origin(daemon_with):
     daemon = daemon_with({})
     process, base, token = bridge(daemon)
@@ -171,7 +194,8 @@ def test_every_request_the_dashboard_makes_is_a_documented_operation():
     import yaml
 
     repository = pathlib.Path(__file__).resolve().parents[2]
-    script = (repository / "Sources/ControlServer/Dashboard/app.js").read_text()
+    # The page's script modules, all of them: each is a file of the directory the binary embeds.
+    script = "\n".join(path.read_text() for path in sorted((repository / "Sources/ControlServer/Dashboard").glob("*.js")))
     document = yaml.safe_load((repository / "openapi/scenariod.yaml").read_text())
     documented = {(method.upper(), path) for path, item in document["paths"].items() for method in item if method != "parameters"}
 
