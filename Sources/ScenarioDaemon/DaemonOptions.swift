@@ -1,3 +1,5 @@
+// swift-argument-parser and swift-log in the daemon's API: a team's own command embeds these options with
+// @OptionGroup, and its daemon logs through a Logger it may configure.
 public import ArgumentParser
 public import Logging
 public import Systemd

@@ -2,6 +2,8 @@ import ArgumentParser
 import ControlServer
 public import Fakes
 import Foundation
+// swift-log and swift-service-lifecycle in the daemon's API: a team that owns main runs DaemonService in its own
+// ServiceGroup, beside its other services, with its own Logger.
 public import Logging
 import ScenarioFormat
 import ScenarioHost

@@ -10,18 +10,20 @@ import Synchronization
 /// unused for a whole generation go; clearing a table whole made every hot entry a miss again at once. A value
 /// that alone costs more than a generation's bytes is given back but not kept.
 package final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct Generation {
-        var entries: [Key: (value: Value, bytes: Int)] = [:]
-        var bytes = 0
-    }
-
+    /// Both generations and the counts, under one lock. Entries are stored bare and their bytes counted per
+    /// generation, so a hit costs one dictionary lookup (the memos sit on an exploration's hot path).
     private struct Tables {
-        var young = Generation()
-        var old = Generation()
-        var figures: MemoFigures
+        var young: [Key: Value] = [:]
+        var youngBytes = 0
+        var old: [Key: Value] = [:]
+        var oldBytes = 0
+        var hits = 0
+        var misses = 0
+        var evictions = 0
     }
 
-    private let tables: Mutex<Tables>
+    private let tables = Mutex(Tables())
+    private let name: String
     /// Each generation's bounds: half the memo's.
     private let generationCount: Int
     private let generationBytes: Int
@@ -31,7 +33,7 @@ package final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Send
     /// counted in bytes); `name` labels its figures.
     package init(_ name: String, count: Int, bytes: Int = .max, cost: @escaping @Sendable (Key, Value) -> Int = { _, _ in 0 }) {
         precondition(count >= 2 && bytes >= 2, "a memo holds two generations: give it room for at least two entries")
-        tables = Mutex(Tables(figures: MemoFigures(name: name)))
+        self.name = name
         generationCount = count / 2
         generationBytes = bytes / 2
         self.cost = cost
@@ -39,56 +41,53 @@ package final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// The value for `key`: the one kept, or what `make` gives, then kept.
     package func value<E: Error>(for key: Key, _ make: () throws(E) -> Value) throws(E) -> Value {
-        if let value = tables.withCheckedLock({ Self.lookUp(key, in: &$0, bounds: (generationCount, generationBytes)) }) { return value }
+        let kept = tables.withCheckedLock { tables -> Value? in
+            if let value = tables.young[key] {
+                tables.hits += 1
+                return value
+            }
+            guard let value = tables.old.removeValue(forKey: key) else {
+                tables.misses += 1
+                return nil
+            }
+            tables.hits += 1
+            let bytes = cost(key, value)
+            tables.oldBytes -= bytes
+            keep(key, value, bytes: bytes, in: &tables)
+            return value
+        }
+        if let kept { return kept }
         let value = try make()
         let bytes = cost(key, value)
-        tables.withCheckedLock { Self.keep(key, (value, bytes), in: &$0, bounds: (generationCount, generationBytes)) }
+        tables.withCheckedLock { keep(key, value, bytes: bytes, in: &$0) }
         return value
     }
 
     /// Forgets every entry (the figures stay): what they were made from changed.
     package func removeAll() {
         tables.withCheckedLock { tables in
-            tables.young = Generation()
-            tables.old = Generation()
+            (tables.young, tables.youngBytes, tables.old, tables.oldBytes) = ([:], 0, [:], 0)
         }
     }
 
     package var figures: MemoFigures {
         tables.withCheckedLock { tables in
-            var figures = tables.figures
-            figures.entries = tables.young.entries.count + tables.old.entries.count
-            figures.bytes = tables.young.bytes + tables.old.bytes
-            return figures
+            MemoFigures(name: name, hits: tables.hits, misses: tables.misses, evictions: tables.evictions,
+                        entries: tables.young.count + tables.old.count, bytes: tables.youngBytes + tables.oldBytes)
         }
     }
 
-    private static func lookUp(_ key: Key, in tables: inout Tables, bounds: (count: Int, bytes: Int)) -> Value? {
-        if let entry = tables.young.entries[key] {
-            tables.figures.hits += 1
-            return entry.value
-        }
-        guard let entry = tables.old.entries.removeValue(forKey: key) else {
-            tables.figures.misses += 1
-            return nil
-        }
-        tables.figures.hits += 1
-        tables.old.bytes -= entry.bytes
-        keep(key, entry, in: &tables, bounds: bounds)
-        return entry.value
-    }
-
-    private static func keep(_ key: Key, _ entry: (value: Value, bytes: Int), in tables: inout Tables, bounds: (count: Int, bytes: Int)) {
-        guard entry.bytes <= bounds.bytes else { return }
+    private func keep(_ key: Key, _ value: Value, bytes: Int, in tables: inout Tables) {
+        guard bytes <= generationBytes else { return }
         // Another thread may have made the same entry meanwhile: replace it and its bytes.
-        if let earlier = tables.young.entries.removeValue(forKey: key) { tables.young.bytes -= earlier.bytes }
-        if tables.young.entries.count >= bounds.count || tables.young.bytes + entry.bytes > bounds.bytes {
-            tables.old = tables.young
-            tables.young = Generation()
-            tables.figures.evictions += 1
+        if let earlier = tables.young.removeValue(forKey: key) { tables.youngBytes -= cost(key, earlier) }
+        if tables.young.count >= generationCount || tables.youngBytes + bytes > generationBytes {
+            (tables.old, tables.oldBytes) = (tables.young, tables.youngBytes)
+            (tables.young, tables.youngBytes) = ([:], 0)
+            tables.evictions += 1
         }
-        tables.young.entries[key] = entry
-        tables.young.bytes += entry.bytes
+        tables.young[key] = value
+        tables.youngBytes += bytes
     }
 }
 

@@ -1,4 +1,5 @@
 #if canImport(Testing)
+// Swift Testing in ScenarioTesting's API: the trait is how a suite names its daemon.
 public import Testing
 import Services
 import Synchronization

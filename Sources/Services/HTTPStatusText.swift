@@ -1,3 +1,5 @@
+// swift-http-types in the Model contract: a Model builds its requests and reads its responses with its types (the
+// standard HTTP vocabulary of Swift on the server), so a team uses that package too.
 public import HTTPTypes
 
 extension HTTPResponse.Status {

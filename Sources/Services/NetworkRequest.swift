@@ -1,4 +1,6 @@
 public import Foundation
+// swift-http-types in the Model contract: a Model builds its requests and reads its responses with its types (the
+// standard HTTP vocabulary of Swift on the server), so a team uses that package too.
 public import HTTPTypes
 
 /// An HTTP request as a Model hands it to the ``NetworkService``: the head from swift-http-types plus the body bytes.

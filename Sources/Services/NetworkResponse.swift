@@ -1,4 +1,6 @@
 public import Foundation
+// swift-http-types in the Model contract: a Model builds its requests and reads its responses with its types (the
+// standard HTTP vocabulary of Swift on the server), so a team uses that package too.
 public import HTTPTypes
 
 /// An HTTP response as the ``NetworkService`` returns it: the head from swift-http-types plus the body bytes.

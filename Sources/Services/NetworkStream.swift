@@ -1,5 +1,7 @@
 public import Foundation
 import Synchronization
+// swift-http-types in the Model contract: a Model builds its requests and reads its responses with its types (the
+// standard HTTP vocabulary of Swift on the server), so a team uses that package too.
 public import HTTPTypes
 
 /// A response that arrives over time: the head at once, then the body chunk by chunk (a chunked body, server-sent
