@@ -60,7 +60,7 @@ public struct ExploreProgress: Sendable {
 
 /// Explores a scenario: seeded walks of the Model's actions, clock moves, network weather and key-value edits, each
 /// in a session of its own, every property checked after every step; the first failing walk shrunk to a minimal one.
-/// Runs over any ``/ScenarioClient/ScenarioClient``: a daemon's socket, or ScenarioTesting's daemon in the test's process,
+/// Runs over any ``/ScenarioClient/ControlClient``: a daemon's socket, or ScenarioTesting's daemon in the test's process,
 /// whose walks can run straight on its engine (a ``WalkTarget`` of its own).
 public struct Explorer: Sendable {
     /// The daemon's client: it describes the scenario and the Model.

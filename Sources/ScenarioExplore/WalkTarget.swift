@@ -2,7 +2,7 @@ public import ControlAPI
 public import Foundation
 public import Services
 
-/// Where walks run: a daemon's sessions, reached over its control API (``/ScenarioClient/ScenarioClient``, what
+/// Where walks run: a daemon's sessions, reached over its control API (``/ScenarioClient/ControlClient``, what
 /// `scenarioctl explore` uses) or, in a test's process, straight on its engine (ScenarioTesting's `explore`), which
 /// skips the encoding and decoding of every request.
 ///
