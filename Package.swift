@@ -3,11 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "scenariod",
-    // The Model contract (Services), the fakes' values (Fakes), the wire bodies and the client are written to build for
-    // Apple platforms too, since a team's app links its Model: macOS 15 is Synchronization's Mutex. The engine and the
-    // daemon are Linux only (the --wrap hooks, SO_PEERCRED, libsystemd) and stop a build elsewhere with an #error
-    // that says so (CTaskOwnership.h). Only Linux is built and tested here.
-    platforms: [.macOS(.v15)],
+    // Linux only, so no other platform is named: the engine's runtime hooks use the GNU linker's --wrap, the server
+    // reads SO_PEERCRED and glibc's mallinfo2, the daemon links libsystemd, and nothing is built or tested elsewhere.
+    // A build on another platform stops at an #error that says so (CTaskOwnership.h).
     products: [
         .executable(name: "scenariod", targets: ["scenariod"]),
         .executable(name: "scenarioctl", targets: ["scenarioctl"]),

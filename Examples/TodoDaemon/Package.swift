@@ -5,7 +5,6 @@ import PackageDescription
 // (todod) and its tests. It depends on scenariod by path here; a team writes the package's URL instead.
 let package = Package(
     name: "TodoDaemon",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "todod", targets: ["todod"]),
     ],

@@ -1,11 +1,11 @@
 #ifndef CTASKOWNERSHIP_H
 #define CTASKOWNERSHIP_H
 
-// The engine (and so the daemon, its server and in-process tests) runs on Linux only: these hooks take the place of
-// Swift runtime and libdispatch functions through the GNU linker's --wrap, and the daemon reads SO_PEERCRED, glibc's
-// mallinfo2 and libsystemd. The Model contract, the wire bodies and the clients build elsewhere; this module does not.
+// scenariod builds for Linux only (Package.swift names no other platform): these hooks take the place of Swift runtime
+// and libdispatch functions through the GNU linker's --wrap, and the daemon reads SO_PEERCRED, glibc's mallinfo2 and
+// libsystemd. Every engine module depends on this one, so a build elsewhere stops here with the reason.
 #if !defined(__linux__)
-#error "scenariod's engine and daemon build for Linux only; on other platforms depend on the Services, Fakes, ControlAPI and ScenarioClient products alone."
+#error "scenariod builds for Linux only: its engine replaces Swift runtime functions through the GNU linker's --wrap, and its daemon needs SO_PEERCRED and libsystemd."
 #endif
 
 #include <stddef.h>
