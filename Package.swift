@@ -108,7 +108,7 @@ let package = Package(
         .target(name: "ControlAPI", dependencies: ["Services"]),
         // The control API over a Unix socket (path or an inherited, socket-activated descriptor).
         .target(name: "ControlServer", dependencies: [
-            "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "CMalloc",
+            "ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "CMalloc", "ScenarioClient", "ScenarioExplore",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -16,6 +16,7 @@ import sys
 import tempfile
 
 import daemon as daemon_module
+import explore_cli
 import fixtures
 import inprocess
 import load
@@ -264,6 +265,11 @@ def inprocess_rows(figures):
     return rows
 
 
+def in_process_explore_rate(figures):
+    """Steps per second of the in-process exploration of 200 steps: the best of 1 and 2 walks at once."""
+    return max(200 / (figures[key]["wallClock"][50] / 1e6) for key in ("explore", "explore_parallel"))
+
+
 def machine():
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "unknown")
     cores = len([line for line in open("/proc/cpuinfo") if line.startswith("processor")])
@@ -311,7 +317,9 @@ def main():
                              session_counts=(1, 100, 1000) if arguments.quick else (1, 100, 10_000))
         rows += startup_rows(binary, work, runs)
         rows += fixtures.rows(binary, work / "fixtures", say)
-        rows += mcp_calls.rows(binary, build_scenarioctl(), say, calls=100 if arguments.quick else 500)
+        scenarioctl = build_scenarioctl()
+        rows += mcp_calls.rows(binary, scenarioctl, say, calls=100 if arguments.quick else 500)
+        rows += explore_cli.rows(binary, scenarioctl, say, in_process_explore_rate(figures), walks=500 if arguments.quick else 2000)
         rows += inprocess_rows(figures)
         rows += memory_rows(binary, work, 1000 if arguments.quick else 10_000, 100 if arguments.quick else 1000)
     print(report.text(rows))

@@ -173,6 +173,15 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, Codable, Custo
     /// `scenarioctl dashboard`'s bridge refused a request without its session token (401).
     public static let tokenRefused = APIErrorCode(rawValue: "tokenRefused")
 
+    /// No exploration of that id is running or kept (404).
+    public static let unknownExploration = APIErrorCode(rawValue: "unknownExploration")
+
+    /// As many explorations run as the daemon allows at once (429).
+    public static let tooManyExplorations = APIErrorCode(rawValue: "tooManyExplorations")
+
+    /// An exploration asks for more steps than the daemon runs in one (422).
+    public static let explorationTooLong = APIErrorCode(rawValue: "explorationTooLong")
+
     /// `scenarioctl dashboard`'s bridge could not reach the daemon behind it (503).
     public static let daemonUnavailable = APIErrorCode(rawValue: "daemonUnavailable")
 
@@ -188,5 +197,6 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, Codable, Custo
         .malformedJSON, .invalidRequest, .invalidDuration, .bodyTooLarge, .unsupportedMediaType,
         .noSuchEndpoint, .methodNotAllowed, .httpError, .`internal`, .malformedRequest,
         .unsupportedTransferEncoding, .bodyTimeout, .foreignOrigin, .tokenRefused, .daemonUnavailable,
+        .unknownExploration, .tooManyExplorations, .explorationTooLong,
     ]
 }

@@ -40,15 +40,15 @@ extension APIErrorCode {
     /// name theirs where they are made.
     var status: HTTPResponse.Status {
         switch self {
-        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute, .unknownStream: .notFound
+        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute, .unknownStream, .unknownExploration: .notFound
         case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong, .serviceIsLive,
              .notRewindable, .notSavable, .modelEscaped, .streamFull, .liveStream: .conflict
         // A step past the session's history: the session exists, the request is well formed, the step is not there.
-        case .invalidScenario, .invalidOverrides, .unknownStep: .unprocessableContent
+        case .invalidScenario, .invalidOverrides, .unknownStep, .explorationTooLong: .unprocessableContent
         case .invalidSessionID, .invalidArguments, .unknownField, .invalidScenarioName, .invalidKey, .invalidServiceState: .badRequest
         case .storeFailed, .saveFailed: .serviceUnavailable
         // The client side holds too much open; it can free some (429 rather than 503: the daemon is healthy).
-        case .tooManySessions, .tooManySubscribers, .tooMuchHeld: .tooManyRequests
+        case .tooManySessions, .tooManySubscribers, .tooMuchHeld, .tooManyExplorations: .tooManyRequests
         case .notAllowed: .forbidden
         case .bodyTooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType

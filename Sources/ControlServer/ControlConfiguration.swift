@@ -16,16 +16,39 @@ public struct ControlConfiguration: Sendable {
     public var requestTimeout: Duration
     /// How long a request's body may take to arrive whole, from its head.
     public var bodyTimeout: Duration
+    /// How much exploring (`POST /v1/explorations`) the daemon takes on.
+    public var explorations: ExplorationLimits
 
     /// Creates a configuration.
     public init(name: String = "scenariod", version: String, defaultSession: String?, access: AccessPolicy = .open, requestTimeout: Duration = .seconds(30),
-                bodyTimeout: Duration = .seconds(30), reload: @escaping @Sendable () async -> ScenarioCatalog) {
+                bodyTimeout: Duration = .seconds(30), explorations: ExplorationLimits = ExplorationLimits(),
+                reload: @escaping @Sendable () async -> ScenarioCatalog) {
         self.access = access
+        self.explorations = explorations
         self.requestTimeout = requestTimeout
         self.bodyTimeout = bodyTimeout
         self.name = name
         self.version = version
         self.defaultSession = defaultSession
         self.reload = reload
+    }
+}
+
+/// How much exploring one daemon takes on (`POST /v1/explorations`).
+public struct ExplorationLimits: Sendable {
+    /// Explorations running at once; more are refused (429 `tooManyExplorations`), since each walk takes a core
+    /// while it runs.
+    public var running: Int
+    /// Steps one exploration may ask for (walks × steps); more is refused (422 `explorationTooLong`), so no
+    /// request keeps the daemon busy for days.
+    public var steps: Int
+    /// Explorations over that are kept to be read; the oldest are forgotten past it.
+    public var kept: Int
+
+    /// Limits of `running` explorations at once, `steps` steps each, `kept` kept once over.
+    public init(running: Int = 4, steps: Int = 10_000_000, kept: Int = 32) {
+        self.running = running
+        self.steps = steps
+        self.kept = kept
     }
 }

@@ -37,7 +37,7 @@ struct DashboardAsset: Sendable {
         ("session-journal.js", PackageResources.session_journal_js), ("session-streams.js", PackageResources.session_streams_js),
         ("session-clock.js", PackageResources.session_clock_js), ("session-network.js", PackageResources.session_network_js),
         ("session-actions.js", PackageResources.session_actions_js), ("session-store.js", PackageResources.session_store_js),
-        ("session-history.js", PackageResources.session_history_js),
+        ("session-history.js", PackageResources.session_history_js), ("explorations-page.js", PackageResources.explorations_page_js),
     ].map { name, bytes in (name, DashboardAsset(contentType: contentType(of: name), bytes: ByteBuffer(bytes: bytes))) })
 
     /// The content type a file's extension says.

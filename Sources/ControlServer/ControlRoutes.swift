@@ -11,6 +11,14 @@ struct ControlRoutes: Sendable {
     let configuration: ControlConfiguration
     /// The figures `GET /metrics` shows, counted by the server as it answers.
     let metrics = DaemonMetrics()
+    /// The explorations running on this daemon's engine, and the last ones over.
+    let explorations: ExplorationRegistry
+
+    init(host: SessionHost, configuration: ControlConfiguration) {
+        self.host = host
+        self.configuration = configuration
+        self.explorations = ExplorationRegistry(limits: configuration.explorations)
+    }
 
     /// A router with every route and the error middleware.
     func makeRouter() -> Router<ControlRequestContext> {
@@ -26,6 +34,7 @@ struct ControlRoutes: Sendable {
         addServiceRoutes(to: endpoints)
         addJournalRoutes(to: endpoints)
         addStreamRoutes(to: endpoints)
+        addExplorationRoutes(to: endpoints)
         return endpoints.makeRouter()
     }
 

@@ -70,6 +70,7 @@ public struct ControlSocketServer: Service, CustomStringConvertible {
         let access = routes.configuration.access
         let requestTimeout = TimeAmount(routes.configuration.requestTimeout)
         let metrics = routes.metrics
+        let explorations = routes.explorations
         let bodyTimeout = TimeAmount(routes.configuration.bodyTimeout)
         // One responder per connection, knowing its peer: the kernel's word on who is calling (SO_PEERCRED) is fixed
         // when the client connects, so it is asked once, as the connection is set up on its event loop, rather than
@@ -177,8 +178,10 @@ public struct ControlSocketServer: Service, CustomStringConvertible {
                 }
             }
         } onGracefulShutdown: {
-            // Closes the listening socket and lets each connection finish the request it is serving.
+            // Closes the listening socket and lets each connection finish the request it is serving; explorations
+            // end, so those following one finish too.
             quiescing.initiateShutdown(promise: nil)
+            Task { await explorations.cancelAll() }
         }
     }
 

@@ -12,7 +12,7 @@ public struct ControlClient: Sendable {
 
     /// Where this client's requests go: the daemon's socket, or `in-process`.
     public var socketPath: String { transport.endpoint }
-    let transport: any ControlTransport
+    package let transport: any ControlTransport
 
     /// Creates a client of the daemon listening on `socketPath`.
     ///
@@ -42,15 +42,15 @@ public struct ControlClient: Sendable {
 
     func sessionPath(_ id: String, _ rest: String = "") -> String { "/v1/sessions/\(segment(id))\(rest)" }
 
-    func segment(_ text: String) -> String {
+    package func segment(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? text
     }
 
-    func get<Response: Decodable>(_ path: String) async throws -> Response {
+    package func get<Response: Decodable>(_ path: String) async throws -> Response {
         try await decode(transport.send(ControlRequest(method: "GET", path: path)))
     }
 
-    func send<Response: Decodable>(_ method: String, _ path: String, body: some Encodable = JSONValue.object([:]),
+    package func send<Response: Decodable>(_ method: String, _ path: String, body: some Encodable = JSONValue.object([:]),
                                            contentType: String = "application/json") async throws -> Response {
         try await decode(transport.send(ControlRequest(method: method, path: path, body: try JSONEncoder.services.encode(body),
                                                        contentType: contentType)))
@@ -62,7 +62,7 @@ public struct ControlClient: Sendable {
         guard response.status == 204 else { throw try await error(from: response) }
     }
 
-    func decode<Response: Decodable>(_ response: ControlResponse) async throws -> Response {
+    package func decode<Response: Decodable>(_ response: ControlResponse) async throws -> Response {
         let bytes = try await response.collect(upTo: 64 << 20)
         guard (200..<300).contains(response.status) else { throw apiError(status: response.status, bytes: bytes) }
         do {
@@ -72,7 +72,7 @@ public struct ControlClient: Sendable {
         }
     }
 
-    func error(from response: ControlResponse) async throws -> ScenarioClientError {
+    package func error(from response: ControlResponse) async throws -> ScenarioClientError {
         apiError(status: response.status, bytes: try await response.collect(upTo: 1 << 20))
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import NIOCore
+package import NIOCore
 public import Services
 
 /// One server-sent event of a session's stream: its name (``/ControlAPI/EventName``) and JSON data.
@@ -22,7 +22,7 @@ public struct ServerSentEvent: Sendable, Hashable {
     }
 
     /// Splits a `text/event-stream` body into events (blank-line separated `event:` and `data:` lines).
-    static func parse(_ body: any AsyncSequence<ByteBuffer, any Error> & Sendable) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    package static func parse(_ body: any AsyncSequence<ByteBuffer, any Error> & Sendable) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 var pending = ""

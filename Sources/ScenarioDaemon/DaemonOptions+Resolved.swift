@@ -48,7 +48,8 @@ extension DaemonOptions {
 
     func resolvedLimits() throws -> HostLimits {
         for (flag, value) in [("--max-sessions", maxSessions), ("--max-subscribers-per-session", maxSubscribersPerSession),
-                              ("--max-subscribers", maxSubscribers)] where value < 1 {
+                              ("--max-subscribers", maxSubscribers), ("--max-explorations", maxExplorations),
+                              ("--max-exploration-steps", maxExplorationSteps)] where value < 1 {
             throw ValidationError("\(flag) \(value) must be at least 1.")
         }
         let sizes = try [("--journal-bytes", journalBytes), ("--history-bytes", historyBytes), ("--event-buffer-bytes", eventBufferBytes),

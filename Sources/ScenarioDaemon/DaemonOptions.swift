@@ -65,6 +65,14 @@ public struct DaemonOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("max-subscribers"), help: ArgumentHelp("Refuse more event streams in all than this (429 tooManySubscribers).", valueName: "n"))
     public var maxSubscribers: Int = HostLimits.default.subscribers
 
+    /// Explorations (`POST /v1/explorations`) running at once; past it, 429 `tooManyExplorations`.
+    @Option(name: .customLong("max-explorations"), help: ArgumentHelp("Refuse to run more explorations than this at once (429 tooManyExplorations).", valueName: "n"))
+    public var maxExplorations: Int = 4
+
+    /// Steps (walks × steps per walk) one exploration may ask for; past it, 422 `explorationTooLong`.
+    @Option(name: .customLong("max-exploration-steps"), help: ArgumentHelp("Refuse an exploration of more steps than this, walks × steps (422 explorationTooLong).", valueName: "n"))
+    public var maxExplorationSteps: Int = 10_000_000
+
     /// Bytes each session's journal keeps (bodies and kept stream chunks included) before dropping its oldest entries.
     @Option(name: .customLong("journal-bytes"), help: ArgumentHelp("Bytes each session's journal keeps before dropping its oldest entries (as 16MiB, 512KiB).", valueName: "size"))
     public var journalBytes: String = "16MiB"

@@ -115,6 +115,7 @@ public struct DaemonService: Service, CustomStringConvertible {
             listener: listener, host: host,
             configuration: ControlConfiguration(name: name, version: version, defaultSession: options.scenario == nil ? nil : "default",
                                                 access: access, requestTimeout: requestTimeout, bodyTimeout: bodyTimeout,
+                                                explorations: ExplorationLimits(running: options.maxExplorations, steps: options.maxExplorationSteps),
                                                 reload: { await reloader.reload() }),
             logger: logger,
             onListening: {

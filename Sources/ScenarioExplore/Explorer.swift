@@ -17,6 +17,9 @@ public struct ExploreOptions: Sendable {
     public var parallelism: Int
     /// A properties file to check instead of the scenario's own `properties.yaml`.
     public var propertiesFile: URL?
+    /// The properties file's text, when it was read elsewhere (a daemon gets it from its client): read instead of
+    /// ``propertiesFile``, which then only names it.
+    public var propertiesText: String?
     /// Properties written in Swift, checked beside the file's.
     public var properties: [WalkProperty]
     /// Scenario sections every walk's session overrides, as for `POST /v1/sessions`.
@@ -47,7 +50,7 @@ public struct ExploreOptions: Sendable {
 }
 
 /// How far an exploration has come, for a progress line.
-public struct ExploreProgress: Sendable {
+public struct ExploreProgress: Sendable, Hashable, Codable {
     /// Walks finished and asked for.
     public var walksDone: Int
     /// Walks asked for.
@@ -56,6 +59,14 @@ public struct ExploreProgress: Sendable {
     public var steps: Int
     /// Whether a failing walk is being shrunk.
     public var shrinking: Bool
+
+    /// Progress of `walksDone` of `walks` walks, `steps` steps taken.
+    public init(walksDone: Int, walks: Int, steps: Int, shrinking: Bool) {
+        self.walksDone = walksDone
+        self.walks = walks
+        self.steps = steps
+        self.shrinking = shrinking
+    }
 }
 
 /// Explores a scenario: seeded walks of the Model's actions, clock moves, network weather and key-value edits, each
@@ -91,9 +102,13 @@ public struct Explorer: Sendable {
         }
         let started = ContinuousClock.now
         let (detail, model, settings) = try await context(of: scenario, propertiesFile: options.propertiesFile)
-        var outcomes: [Int: WalkRunner.Outcome] = [:]
-        var firstFailure: Int?
+        // Outcomes are counted in walk order as soon as every walk before them is in, and then dropped: an
+        // exploration of a million walks in a daemon holds the few that ran out of order, not them all.
+        var tally = ExploreTally(routes: detail.routes.map(\.name))
+        var waiting: [Int: WalkRunner.Outcome] = [:]
+        var failing: (walk: Int, outcome: WalkRunner.Outcome)?
         var stepsSoFar = 0
+        var finishedWalks = 0
         let routes = detail.routes.filter { $0.live != true }
         let routeNames = routes.map(\.name)
         let streams = routes.contains { $0.answers.contains { $0.streams != nil } }
@@ -106,24 +121,28 @@ public struct Explorer: Sendable {
             }
             while next < min(options.parallelism, options.walks) { launch(next); next += 1 }
             while let (walk, outcome) = try await group.next() {
-                outcomes[walk] = outcome
+                finishedWalks += 1
                 stepsSoFar += outcome.steps.count
-                if outcome.failure != nil { firstFailure = min(firstFailure ?? walk, walk) }
-                progress?(ExploreProgress(walksDone: outcomes.count, walks: options.walks, steps: stepsSoFar, shrinking: false))
-                // Walks after a failing one are not started: the report counts walks up to the first failure only,
-                // so it is the same however many run at once.
-                if next < options.walks, next < (firstFailure ?? .max) { launch(next); next += 1 }
+                waiting[walk] = outcome
+                // Walks after a failing one are not counted, so the report is the same however many run at once.
+                while failing == nil, let due = waiting.removeValue(forKey: tally.walks) {
+                    if due.failure != nil { failing = (tally.walks, due) }
+                    tally.add(due)
+                }
+                progress?(ExploreProgress(walksDone: finishedWalks, walks: options.walks, steps: stepsSoFar, shrinking: false))
+                // Walks after a failing one are not started.
+                let firstFailure = failing?.walk ?? waiting.filter { $0.value.failure != nil }.keys.min() ?? .max
+                if next < options.walks, next < firstFailure { launch(next); next += 1 }
             }
         }
-        let counted = (0...(firstFailure ?? options.walks - 1)).compactMap { outcomes[$0] }
-        var report = summarize(counted, detail: detail, model: model, settings: settings)
+        var report = tally.report(scenario: scenario, model: model, settings: settings, options: options)
         let walked = ContinuousClock.now
         // The speed is the walks' alone: shrinking replays one walk many times, one at a time.
         report.seconds = (walked - started).seconds
         report.stepsPerSecond = report.seconds > 0 ? Double(report.steps) / report.seconds : 0
-        if let firstFailure, let outcome = outcomes[firstFailure], let failure = outcome.failure {
-            progress?(ExploreProgress(walksDone: counted.count, walks: options.walks, steps: report.steps, shrinking: true))
-            report.failure = try await shrink(walk: firstFailure, outcome: outcome, failure: failure, model: model, settings: settings)
+        if let (walk, outcome) = failing, let failure = outcome.failure {
+            progress?(ExploreProgress(walksDone: tally.walks, walks: options.walks, steps: report.steps, shrinking: true))
+            report.failure = try await shrink(walk: walk, outcome: outcome, failure: failure, model: model, settings: settings)
             report.failure?.shrinkSeconds = (ContinuousClock.now - walked).seconds
         }
         return report
@@ -162,6 +181,9 @@ public struct Explorer: Sendable {
         let file = propertiesFile ?? (FileManager.default.fileExists(atPath: ownFile.path) ? ownFile : nil)
         guard let file else { return (detail, model, PropertiesFile()) }
         do {
+            if let text = options.propertiesText, propertiesFile != nil {
+                return (detail, model, try PropertiesFile.parse(text, file: file.path, model: model))
+            }
             return (detail, model, try PropertiesFile.load(from: file, model: model))
         } catch {
             throw ExploreError("the properties file has \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"):\n\(error)")
@@ -208,41 +230,6 @@ public struct Explorer: Sendable {
         }
     }
 
-    private func summarize(_ outcomes: [WalkRunner.Outcome], detail: ScenarioDetail, model: ModelDescription,
-                           settings: PropertiesFile) -> ExploreReport {
-        var kinds: [String: Int] = [:]
-        var routes: [String: Int] = Dictionary(uniqueKeysWithValues: detail.routes.map { ($0.name, 0) })
-        var checks: [String: Int] = [:]
-        var steps = 0
-        var refused = 0
-        for outcome in outcomes {
-            steps += outcome.steps.count
-            refused += outcome.refused
-            for step in outcome.steps { kinds[step.kind, default: 0] += 1 }
-            for (route, count) in outcome.routes { routes[route, default: 0] += count }
-            for (name, count) in outcome.checks { checks[name, default: 0] += count }
-        }
-        checks[BuiltInProperty.noModelEscape.rawValue] = steps
-        checks[BuiltInProperty.noServerError.rawValue] = steps
-        var properties = BuiltInProperty.allCases.filter { $0 != .noUnansweredRequest || settings.fullCoverage }.map {
-            ExploreReport.PropertyCount(name: $0.rawValue, kind: "builtIn", checks: checks[$0.rawValue] ?? 0)
-        }
-        properties += settings.properties.map { property in
-            let kind = switch property.kind {
-            case .always: "always"
-            case .never: "never"
-            case .eventually: "eventually"
-            }
-            return ExploreReport.PropertyCount(name: property.name, kind: kind, checks: checks[property.name] ?? 0)
-        }
-        properties += options.properties.map { ExploreReport.PropertyCount(name: $0.name, kind: "swift", checks: checks[$0.name] ?? 0) }
-        return ExploreReport(
-            scenario: scenario, model: model.name, seed: options.seed, walks: options.walks, walksRun: outcomes.count,
-            stepsPerWalk: options.steps, steps: steps, refusedSteps: refused, stepKinds: kinds, routes: routes,
-            routesNeverRequested: routes.filter { $0.value == 0 }.map(\.key).sorted(), properties: properties, failure: nil,
-            seconds: 0, stepsPerSecond: 0)
-    }
-
     /// Shrinks the failing walk, writes it for `scenarioctl play` and saves its session as a scenario when asked.
     private func shrink(walk: Int, outcome: WalkRunner.Outcome, failure: PropertyFailure, model: ModelDescription,
                         settings: PropertiesFile) async throws -> ExploreReport.Failure {
@@ -263,11 +250,7 @@ public struct Explorer: Sendable {
                                            stateDifference: states.before.differences(to: states.after),
                                            walkFile: nil, savedScenario: nil, notSaved: nil)
         if let url = options.walkFile {
-            let file = WalkFile(scenario: scenario, overrides: runner.overrides, properties: options.propertiesFile?.path, seed: options.seed,
-                                walk: walk, failure: found, steps: minimal.steps)
-            do { try file.write(to: url) } catch {
-                throw ExploreError("cannot write the walk file \(url.path): \(error.localizedDescription)")
-            }
+            try WalkFile(failure: report, scenario: scenario, seed: options.seed, properties: options.propertiesFile?.path).write(to: url)
             report.walkFile = url.path
         }
         if let name = options.saveFailureAs {

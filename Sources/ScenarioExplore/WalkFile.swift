@@ -31,6 +31,17 @@ public struct WalkFile: Sendable, Hashable, Codable {
         self.steps = steps
     }
 
+    /// The minimal failing walk of an exploration's report: what `scenarioctl explore` writes for `scenarioctl play`.
+    /// - Parameters:
+    ///   - failure: The report's failure.
+    ///   - scenario: The scenario explored.
+    ///   - seed: The exploration's seed.
+    ///   - properties: The properties file it was checked against, when not the scenario's own.
+    public init(failure: ExploreReport.Failure, scenario: String, seed: UInt64, properties: String?) {
+        self.init(scenario: scenario, overrides: failure.overrides, properties: properties, seed: seed, walk: failure.walk,
+                  failure: failure.property, steps: failure.steps)
+    }
+
     /// Reads a walk file.
     /// - Throws: ``ExploreError`` saying which file and what is wrong with it.
     public static func read(from url: URL) throws -> WalkFile {
@@ -46,10 +57,13 @@ public struct WalkFile: Sendable, Hashable, Codable {
     }
 
     /// Writes the walk as indented JSON with sorted keys.
+    /// - Throws: ``ExploreError`` saying which file could not be written and why.
     public func write(to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(self).write(to: url, options: .atomic)
+        do { try encoder.encode(self).write(to: url, options: .atomic) } catch {
+            throw ExploreError("cannot write the walk file \(url.path): \(error.localizedDescription)")
+        }
     }
 
     private static func sentence(_ error: DecodingError) -> String {

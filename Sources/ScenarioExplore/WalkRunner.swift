@@ -177,6 +177,8 @@ struct WalkRunner: Sendable {
         case .given(let given): planned = given.count
         }
         for number in stride(from: 1, through: planned, by: 1) {
+            // A walk on a daemon's engine makes no request that a cancellation would end, so it looks itself.
+            try Task.checkCancellation()
             let step: WalkStep
             switch steps {
             case .drawn(let generator, _): step = generator.next(state: state)

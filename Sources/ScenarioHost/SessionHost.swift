@@ -102,6 +102,14 @@ public actor SessionHost {
         throw HostError(.unknownScenario, "there is no scenario '\(name)'.\(Suggestion.didYouMean(name, among: known)) Known scenarios: \(known.joined(separator: ", ")).")
     }
 
+    /// A valid scenario by name with a session's `overrides` applied, as a session of it with them would run it.
+    /// - Throws: ``HostError`` `.unknownScenario`, `.invalidScenario` or `.invalidOverrides`, each listing its problems.
+    public func scenario(named name: String, overrides: JSONValue?) throws(HostError) -> Scenario {
+        let scenario = try scenario(named: name)
+        guard let overrides else { return scenario }
+        return try resolve(overrides, over: scenario)
+    }
+
     // MARK: Sessions
 
     /// Starts a session of `scenarioName`.
@@ -117,8 +125,7 @@ public actor SessionHost {
             throw HostError(.tooManySessions, "\(sessions.count) sessions are open, the limit; delete sessions that are done (DELETE /v1/sessions/ID, scenarioctl session rm ID) or raise the daemon's --max-sessions.")
         }
         try bytes.admit("open a session of '\(scenarioName)'", limit: limits.heldBytes)
-        var scenario = try scenario(named: scenarioName)
-        if let overrides { scenario = try resolve(overrides, over: scenario) }
+        let scenario = try scenario(named: scenarioName, overrides: overrides)
         // An engine in a test's process is checked here, as a daemon is at its start (a test must not pass on a run
         // its session did not own).
         if escapePolicy == .fail, !ownershipChecked {

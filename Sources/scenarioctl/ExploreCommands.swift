@@ -35,16 +35,19 @@ struct Explore: AsyncParsableCommand {
     func validate() throws {
         guard walks >= 1, steps >= 1 else { throw ValidationError("--walks and --steps must be at least 1.") }
         guard parallel.map({ $0 >= 1 }) ?? true else { throw ValidationError("--parallel must be at least 1.") }
+        // The daemon reads JSON integers as 64-bit signed numbers.
+        guard seed <= UInt64(Int64.max) else { throw ValidationError("--seed must be at most \(Int64.max).") }
     }
 
     func run() async throws {
         let walkFile = URL(fileURLWithPath: walkFile ?? "explore-\(scenario)-\(seed).walk.json")
-        let explorer = Explorer(client: options.client, scenario: scenario, options: ExploreOptions(
-            walks: walks, steps: steps, seed: seed, parallelism: parallel ?? ProcessInfo.processInfo.activeProcessorCount, propertiesFile: properties.map { URL(fileURLWithPath: $0) },
-            walkFile: walkFile, saveFailureAs: saveScenario))
+        let exploreOptions = ExploreOptions(walks: walks, steps: steps, seed: seed, parallelism: parallel ?? ProcessInfo.processInfo.activeProcessorCount,
+                                            propertiesFile: properties.map { URL(fileURLWithPath: $0) }, walkFile: walkFile, saveFailureAs: saveScenario)
         let progress = ProgressLine()
-        // Ctrl-C stops the walks; each deletes its session on the way out, so none is left in the daemon.
-        let work = Task { try await explorer.run { progress.show($0) } }
+        // The walks run in the daemon, at its engine's speed. Ctrl-C cancels them there; the daemon deletes their
+        // sessions before it answers, so none is left.
+        let client = options.client
+        let work = Task { [exploreOptions, scenario] in try await client.explore(scenario, options: exploreOptions) { progress.show($0) } }
         let interrupt = Task {
             for await _ in await UnixSignalsSequence(trapping: .sigint) {
                 work.cancel()
@@ -57,7 +60,7 @@ struct Explore: AsyncParsableCommand {
             report = try await work.value
         } catch where work.isCancelled {
             progress.clear()
-            FileHandle.standardError.write(Data("scenarioctl: interrupted; the walks' sessions were deleted.\n".utf8))
+            FileHandle.standardError.write(Data("scenarioctl: interrupted; the exploration was cancelled and its sessions deleted.\n".utf8))
             throw ExitCode(130)
         } catch let error as ExploreError {
             progress.clear()

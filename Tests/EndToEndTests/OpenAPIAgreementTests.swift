@@ -96,6 +96,16 @@ import Yams
         // Stream 1 is the Assistant's presence WebSocket: the server closes it with a frame.
         Call(operationId: "closeStream", method: "POST", path: "/v1/sessions/as1/streams/1/close", body: #"{"code":4001,"reason":"maintenance"}"#, status: 200),
         Call(operationId: "listJournal", method: "GET", path: "/v1/sessions/as1/journal", status: 200),
+        // An exploration that holds and one that fails, each followed to its end and then read, so both reports
+        // (the second with its shrunk failure) are checked against the document.
+        Call(operationId: "startExploration", method: "POST", path: "/v1/explorations", body: #"{"scenario":"offline-demo","walks":3,"steps":4,"seed":5}"#, status: 201),
+        Call(operationId: "followExploration", method: "GET", path: "/v1/explorations/x1/events", status: 200),
+        Call(operationId: "showExploration", method: "GET", path: "/v1/explorations/x1", status: 200),
+        Call(operationId: "startExploration", method: "POST", path: "/v1/explorations",
+             body: #"{"scenario":"offline-demo","walks":2,"steps":3,"properties":{"file":"p.yaml","text":"always:\n  - /items/0/title == \"never\"\n"}}"#, status: 201),
+        Call(operationId: "followExploration", method: "GET", path: "/v1/explorations/x2/events", status: 200),
+        Call(operationId: "listExplorations", method: "GET", path: "/v1/explorations", status: 200),
+        Call(operationId: "cancelExploration", method: "DELETE", path: "/v1/explorations/x2", status: 200),
     ]
 
     /// A recording scenario on the system clock whose requests go to a loopback port nothing listens on
@@ -123,6 +133,14 @@ import Yams
         Call(operationId: "showScenario", method: "GET", path: "/v1/scenarios/no-such", status: 404, code: "unknownScenario"),
         Call(operationId: "showScenarioFile", method: "GET", path: "/v1/scenarios/no-such/file", status: 404, code: "unknownScenario"),
         Call(operationId: "showSession", method: "GET", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
+        Call(operationId: "startExploration", method: "POST", path: "/v1/explorations", body: #"{"scenario":"no-such"}"#, status: 404, code: "unknownScenario"),
+        Call(operationId: "startExploration", method: "POST", path: "/v1/explorations", body: #"{"scenario":"offline-demo","walks":0}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "startExploration", method: "POST", path: "/v1/explorations", body: #"{"scenario":"offline-demo","walks":100000000,"steps":1000}"#, status: 422, code: "explorationTooLong"),
+        Call(operationId: "startExploration", method: "POST", path: "/v1/explorations", body: #"{"scenario":"offline-demo","colour":1}"#, status: 400, code: "unknownField"),
+        Call(operationId: "startExploration", method: "POST", path: "/v1/explorations",
+             body: #"{"scenario":"offline-demo","properties":{"file":"p.yaml","text":"always: [\"/items ==\"]"}}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "showExploration", method: "GET", path: "/v1/explorations/x99", status: 404, code: "unknownExploration"),
+        Call(operationId: "cancelExploration", method: "DELETE", path: "/v1/explorations/x99", status: 404, code: "unknownExploration"),
         Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/missing.js", status: 404, code: "noSuchEndpoint"),
         Call(operationId: "deleteSession", method: "DELETE", path: "/v1/sessions/no-such", status: 404, code: "unknownSession"),
         Call(operationId: "countRequests", method: "GET", path: "/v1/sessions/no-such/journal/counts", status: 404, code: "unknownSession"),
@@ -268,7 +286,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals + Self.serviceCalls).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 44)
+        #expect(documented.count == 49)
     }
 
     /// One error vocabulary: the document's `Error.code` enum is ControlAPI's APIErrorCode, code for code and in order,

@@ -105,7 +105,7 @@ import Testing
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130, "\(output)")
-        #expect(output.contains("interrupted; the walks' sessions were deleted."), "\(output)")
+        #expect(output.contains("interrupted; the exploration was cancelled and its sessions deleted."), "\(output)")
         let left = try await bench.daemon.client.sessions().map(\.id).filter { $0.hasPrefix("explore-") }
         #expect(left.isEmpty, "sessions left open: \(left)")
     }

@@ -5,10 +5,12 @@
 //   dom.js        building elements, and the text forms pages share
 //   leaving.js    what a page stops when another is drawn
 //   pages.js      the lists of scenarios and sessions
+//   explorations-page.js  explorations run on the daemon's engine: started, watched, cancelled
 //   session-*.js  a session's page and its panels
 
 import { api, attempt, connection, showError, takeLinkNotice, tradeLinkInAddress } from "./api.js";
 import { leavePage } from "./leaving.js";
+import { explorationsPage } from "./explorations-page.js";
 import { scenariosPage, sessionsPage } from "./pages.js";
 import { sessionPage } from "./session-page.js";
 
@@ -25,6 +27,7 @@ async function route() {
   }
   if (page === "session" && id) await sessionPage(decodeURIComponent(id));
   else if (page === "sessions") await sessionsPage();
+  else if (page === "explorations") await explorationsPage();
   else await scenariosPage();
   const notice = takeLinkNotice();
   if (notice) showError(new Error(notice));

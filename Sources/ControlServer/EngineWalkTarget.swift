@@ -1,40 +1,39 @@
 import ControlAPI
-import ControlServer
 import Fakes
 import Foundation
-import ScenarioClient
-import ScenarioExplore
-import ScenarioHost
-import Services
+package import ScenarioClient
+package import ScenarioExplore
+package import ScenarioHost
+package import Services
 
 /// Walks straight on the in-process daemon's engine: each step a call on the session, with no request to encode,
 /// route and decode (the in-process control API's cost was three quarters of a step's). Refusals are thrown as the
 /// control API would answer them, so a walk here counts steps as it does over a socket.
-struct EngineWalkTarget: WalkTarget {
-    let host: SessionHost
+package struct EngineWalkTarget: WalkTarget {
+    package let host: SessionHost
     /// The same daemon's control API, for what is done once per exploration and is more than a call on the engine:
     /// a save also reloads the scenarios, so the saved one can be opened.
-    let client: ControlClient
+    package let client: ControlClient
     /// The states parsed lately, shared by the walks: a walk's replay goes through its walk's states again, and
     /// walks of one scenario reach many of the same states.
-    let parsed = ParsedStates()
+    package let parsed = ParsedStates()
 
-    init(host: SessionHost, client: ControlClient) {
+    package init(host: SessionHost, client: ControlClient) {
         self.host = host
         self.client = client
     }
 
-    func openSession(scenario: String, id: String, overrides: JSONValue?) async throws -> any WalkSession {
+    package func openSession(scenario: String, id: String, overrides: JSONValue?) async throws -> any WalkSession {
         let session = try await refusing { () throws(HostError) in try await host.createSession(of: scenario, id: id, overrides: overrides) }
         return EngineWalkSession(host: host, session: session, parsed: parsed,
                                  openedAt: try await refusing { () throws(HostError) in try await session.now() })
     }
 
-    func saveSession(_ id: String, as name: String, description: String) async throws -> String {
+    package func saveSession(_ id: String, as name: String, description: String) async throws -> String {
         try await client.saveSession(id, as: name, description: description)
     }
 
-    func deleteSession(_ id: String) async throws {
+    package func deleteSession(_ id: String) async throws {
         try await refusing { () throws(HostError) in try await host.deleteSession(id) }
     }
 }
@@ -127,7 +126,7 @@ struct EngineWalkSession: WalkSession {
 }
 
 /// States parsed lately, by their bytes.
-struct ParsedStates: Sendable {
+package struct ParsedStates: Sendable {
     /// A state's bytes as a key: hashed whole, since states differ anywhere (they mostly begin alike).
     private struct Bytes: Hashable, Sendable {
         let data: Data
@@ -137,7 +136,7 @@ struct ParsedStates: Sendable {
     /// Bounded in bytes, so its memory stays small even for states of megabytes.
     private let memo = BoundedMemo<Bytes, JSONValue>("parsed states", count: 1 << 16, bytes: 8 << 20) { key, _ in key.data.count }
 
-    var figures: MemoFigures { memo.figures }
+    package var figures: MemoFigures { memo.figures }
 
     func value(of state: ModelState) throws -> JSONValue {
         try memo.value(for: Bytes(data: state.jsonData)) { try state.value() }

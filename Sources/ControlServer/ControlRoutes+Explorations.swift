@@ -1,0 +1,93 @@
+import ControlAPI
+import Foundation
+import Hummingbird
+import Logging
+import ScenarioClient
+import ScenarioExplore
+import ScenarioFormat
+import ScenarioHost
+import ServiceLifecycle
+import Services
+
+extension ControlRoutes {
+    /// Explorations run on the daemon's engine: started, listed, followed as server-sent events, cancelled.
+    func addExplorationRoutes(to router: EndpointRouter) {
+        router.post("/v1/explorations") { request, context in
+            let body = try await JSONBody.decode(ExplorationRequest.self, from: request, fields: [
+                "scenario", "walks", "steps", "seed", "parallelism", "properties", "overrides", "shrinkBudget", "saveScenario",
+            ], required: ["scenario"])
+            let explorer = try await explorer(for: body)
+            let logger = context.logger
+            let exploration = try explorations.start(explorer) { ended in
+                let outcome = switch ended.status {
+                case .finished: ended.report.map { "\($0.steps) steps in \(String(format: "%.2f", $0.seconds)) s, " + ($0.failure.map { "\($0.property.property) failed" } ?? "every property held") } ?? ""
+                case .failed: ended.error ?? ""
+                case .cancelled, .running: ""
+                }
+                logger.info("exploration \(ended.id) of \(ended.scenario) \(ended.status.rawValue)\(outcome.isEmpty ? "" : ": \(outcome)")",
+                            metadata: ["scenario": "\(ended.scenario)"])
+            }
+            logger.info("exploration \(exploration.id) of \(body.scenario) started: \(explorer.options.walks) walks of \(explorer.options.steps) steps, seed \(explorer.options.seed)",
+                        metadata: ["scenario": "\(body.scenario)"])
+            return JSONResponse.make(exploration, status: .created)
+        }
+        router.get("/v1/explorations") { _, _ in
+            JSONResponse.make(ExplorationList(explorations: explorations.all))
+        }
+        router.get("/v1/explorations/:exploration") { _, context in
+            JSONResponse.make(try explorations.exploration(try parameter("exploration", of: context)))
+        }
+        router.get("/v1/explorations/:exploration/events") { _, context in
+            let updates = try explorations.follow(try parameter("exploration", of: context))
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                body: ResponseBody { writer in
+                    var number = 0
+                    for await exploration in updates.cancelOnGracefulShutdown() {
+                        number += 1
+                        let data = (try? JSONEncoder.services.encode(exploration)) ?? Data("null".utf8)
+                        try await writer.write(ByteBuffer(string: "id: \(number)\nevent: exploration\ndata: \(String(decoding: data, as: UTF8.self))\n\n"))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+        router.delete("/v1/explorations/:exploration") { _, context in
+            JSONResponse.make(try await explorations.cancel(try parameter("exploration", of: context)))
+        }
+    }
+
+    /// An explorer of what `body` asks for, on this daemon's engine; everything it could refuse is refused here, before
+    /// anything runs.
+    private func explorer(for body: ExplorationRequest) async throws -> Explorer {
+        let defaults = ExploreOptions()
+        let walks = body.walks ?? defaults.walks, steps = body.steps ?? defaults.steps
+        for (name, value, least) in [("walks", walks, 1), ("steps", steps, 1), ("parallelism", body.parallelism ?? 1, 1), ("shrinkBudget", body.shrinkBudget ?? 0, 0)]
+        where value < least {
+            throw APIError(.badRequest, .invalidRequest, "'\(name)' is \(value); it must be at least \(least).")
+        }
+        let (total, overflow) = walks.multipliedReportingOverflow(by: steps)
+        guard !overflow, total <= configuration.explorations.steps else {
+            throw APIError(.unprocessableContent, .explorationTooLong, "\(walks) walks of \(steps) steps is more than the \(configuration.explorations.steps) steps this daemon runs in one exploration (--max-exploration-steps); ask for fewer walks or steps.")
+        }
+        let scenario = try await host.scenario(named: body.scenario, overrides: body.overrides)
+        if let properties = body.properties {
+            let model = host.models.descriptions.first { $0.name == scenario.model }
+            do {
+                _ = try PropertiesFile.parse(properties.text, file: properties.file, model: model)
+            } catch {
+                throw APIError(.badRequest, .invalidRequest, "the properties file has \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"):\n\(error)")
+            }
+        }
+        let options = ExploreOptions(
+            walks: walks, steps: steps, seed: body.seed ?? defaults.seed, parallelism: body.parallelism ?? defaults.parallelism,
+            propertiesFile: body.properties.map { URL(fileURLWithPath: $0.file) }, overrides: body.overrides,
+            shrinkBudget: body.shrinkBudget ?? defaults.shrinkBudget, saveFailureAs: body.saveScenario)
+        var withText = options
+        withText.propertiesText = body.properties?.text
+        // The explorer describes the scenario and saves a failing session through this daemon's own API, answered in
+        // process; its walks run straight on the engine.
+        let client = ControlClient(transport: InProcessTransport(responder: ControlResponder(host: host, configuration: configuration)))
+        return Explorer(client: client, target: EngineWalkTarget(host: host, client: client), scenario: body.scenario, options: withText)
+    }
+}
