@@ -4,7 +4,7 @@
 Usage: check-openapi.py OPENAPI.yaml RECORDS.json
 RECORDS.json is a list of {"operationId", "status", "contentType", "body"} written by the end-to-end tests.
 For each: the status must be documented for the operation, the content type must match, and a JSON body must
-validate against the documented schema. Every operation in the document must have at least one record.
+validate against the documented schema, as must each event of a stream whose schema is an event's (an object). Every operation in the document must have at least one record.
 Prints one line per problem and closes with "N passed, N failed".
 """
 import json
@@ -67,9 +67,42 @@ def main() -> int:
             except (jsonschema.ValidationError, json.JSONDecodeError) as error:
                 fail(f"{operation_id} {status}: body does not match the schema: {str(error).splitlines()[0]}")
                 continue
+        if media == "text/event-stream" and content[media].get("schema", {}).get("type") == "object":
+            problem = event_stream_problem(record["body"], content[media]["schema"], document["components"])
+            if problem:
+                fail(f"{operation_id} {status}: {problem}")
+                continue
         passed += 1
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def event_stream_problem(body, schema, components):
+    """What is wrong with a stream of server-sent events whose schema describes each event (OpenAPI 3.1's reading):
+    each event's fields against the schema, and its JSON data against the data's contentSchema; None when all hold."""
+    events = []
+    for block in body.replace("\r\n", "\n").split("\n\n"):
+        event = {}
+        for line in block.split("\n"):
+            if not line or line.startswith(":"):
+                continue
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            event[field] = event[field] + "\n" + value if field == "data" and field in event else value
+        if event:
+            events.append(event)
+    if not events:
+        return "the event stream sent no event"
+    data_schema = dict(schema.get("properties", {}).get("data", {}).get("contentSchema", {}))
+    data_schema["components"] = components
+    for number, event in enumerate(events, 1):
+        try:
+            jsonschema.validate(event, {**schema, "components": components}, cls=jsonschema.Draft202012Validator)
+            if len(data_schema) > 1:
+                jsonschema.validate(json.loads(event["data"]), data_schema, cls=jsonschema.Draft202012Validator)
+        except (jsonschema.ValidationError, json.JSONDecodeError) as error:
+            return f"event {number} does not match the schema: {str(error).splitlines()[0]}"
+    return None
 
 
 if __name__ == "__main__":
