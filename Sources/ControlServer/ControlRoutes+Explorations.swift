@@ -79,15 +79,14 @@ extension ControlRoutes {
                 throw APIError(.badRequest, .invalidRequest, "the properties file has \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"):\n\(error)")
             }
         }
-        let options = ExploreOptions(
+        var options = ExploreOptions(
             walks: walks, steps: steps, seed: body.seed ?? defaults.seed, parallelism: body.parallelism ?? defaults.parallelism,
             propertiesFile: body.properties.map { URL(fileURLWithPath: $0.file) }, overrides: body.overrides,
             shrinkBudget: body.shrinkBudget ?? defaults.shrinkBudget, saveFailureAs: body.saveScenario)
-        var withText = options
-        withText.propertiesText = body.properties?.text
+        options.propertiesText = body.properties?.text
         // The explorer describes the scenario and saves a failing session through this daemon's own API, answered in
         // process; its walks run straight on the engine.
         let client = ControlClient(transport: InProcessTransport(responder: ControlResponder(host: host, configuration: configuration)))
-        return Explorer(client: client, target: EngineWalkTarget(host: host, client: client), scenario: body.scenario, options: withText)
+        return Explorer(client: client, target: EngineWalkTarget(host: host, client: client), scenario: body.scenario, options: options)
     }
 }

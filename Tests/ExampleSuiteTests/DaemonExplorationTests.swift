@@ -61,6 +61,31 @@ import Testing
         }
     }
 
+    /// docs/explore-a-model.md's curl example, run as written against a daemon of the shipped scenarios: it
+    /// starts an exploration and follows it to its report.
+    @Test func theDocsCurlExampleRunsAsWritten() async throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let daemon = try await TestDaemon.start(binary: try TestDaemon.executable(named: "scenariod"),
+                                                scenarios: repository.appendingPathComponent("scenarios").path)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", Self.curlExample]
+        shell.environment = ProcessInfo.processInfo.environment.merging(["S": daemon.client.socketPath]) { $1 }
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "\(text)")
+        #expect(text.contains(#""id":"x1""#) && text.contains(#""status":"running""#), "\(text)")
+        #expect(text.contains("event: exploration") && text.contains(#""status":"finished""#) && text.contains(#""walksRun":200"#), "\(text)")
+    }
+
+    static let curlExample = #"""
+curl --unix-socket $S --json '{"scenario": "offline-demo", "walks": 200, "seed": 7}' http://localhost/v1/explorations
+curl --unix-socket $S -N http://localhost/v1/explorations/x1/events
+"""#
+
     /// What cannot run is refused before anything runs, each refusal saying what and where.
     @Test func whatCannotRunIsRefusedUpFront() async throws {
         let daemon = try await Mode.inProcess.start()
