@@ -49,11 +49,14 @@ def test_an_exploration_is_started_watched_and_cancelled_from_the_page(explorati
     # One started elsewhere, long enough to watch: its progress moves on the page, then the page cancels it.
     daemon.call("POST", "/v1/explorations", expect=201, json={"scenario": "offline-demo", "walks": 100000, "seed": 9})
     wait(browser, lambda: "running" in row(browser, "x2"), "x2 listed as running")
+    # The row stays while its progress moves, so the button found before is the one clicked after (a list drawn
+    # anew twice a second replaced it under the pointer).
+    cancel = browser.find_element(By.XPATH, '//tr[@data-exploration="x2"]//button[text()="Cancel"]')
     first = browser.find_element(By.CSS_SELECTOR, '#explorations tr[data-exploration="x2"] progress').get_attribute("value")
     wait(browser, lambda: browser.find_element(By.CSS_SELECTOR, '#explorations tr[data-exploration="x2"] progress').get_attribute("value") != first,
          "x2's progress to move on the page")
     shoot(browser, "explorations-running")
-    browser.find_element(By.XPATH, '//tr[@data-exploration="x2"]//button[text()="Cancel"]').click()
+    cancel.click()
     wait(browser, lambda: not row(browser, "x2"), "x2 gone from the list once cancelled")
     assert daemon.call("GET", "/v1/explorations/x2").status_code == 404
     sessions = [session["id"] for session in daemon.call("GET", "/v1/sessions", expect=200).json()]

@@ -1,6 +1,6 @@
 // The explorations page: start one on the daemon's engine, watch each one's walks go by, cancel it, read what it
 // found. The list is read twice a second while one runs (its walks finish faster than a person reads) and every
-// two seconds otherwise, and drawn again only when it changed, so the form keeps what is typed in it.
+// two seconds otherwise; the form is drawn once, so it keeps what is typed in it.
 
 import { api, attempt } from "./api.js";
 import { el, encode } from "./dom.js";
@@ -36,31 +36,63 @@ export async function explorationsPage() {
       "(as scenarioctl explore does)."), form),
     list);
 
-  let shown = "";
+  // Rows stay in place while their exploration runs, only their progress changing, so a Cancel button is not
+  // replaced under the pointer (or the keyboard's focus) twice a second; a row is drawn again when its status does.
+  const rows = new Map();
   let left = false;
   function draw(latest) {
-    const text = JSON.stringify(latest);
-    if (text === shown) return;
-    shown = text;
-    list.replaceChildren(latest.explorations.length === 0 ? el("p", { class: "muted" }, "No explorations yet.") :
-      el("table", {},
+    const ids = new Set(latest.explorations.map((exploration) => exploration.id));
+    for (const id of [...rows.keys()]) if (!ids.has(id)) rows.delete(id);
+    const drawn = latest.explorations.slice().reverse().map((exploration) => {
+      const kept = rows.get(exploration.id);
+      const key = `${exploration.status} ${exploration.progress.shrinking}`;
+      if (kept && kept.key === key) {
+        kept.update(exploration);
+        return kept.element;
+      }
+      const fresh = row(exploration, key);
+      rows.set(exploration.id, fresh);
+      return fresh.element;
+    });
+    if (drawn.length === 0) {
+      if (!list.querySelector("p.muted")) list.replaceChildren(el("p", { class: "muted" }, "No explorations yet."));
+      return;
+    }
+    let body = list.querySelector("tbody");
+    if (!body) {
+      body = el("tbody");
+      list.replaceChildren(el("table", {},
         el("thead", {}, el("tr", {}, ["Exploration", "Scenario", "Status", "Progress", "Found", ""].map((title) => el("th", {}, title)))),
-        el("tbody", {}, latest.explorations.slice().reverse().map(row))));
+        body));
+    }
+    // Appending a row that is already there moves it: the order is newest first, and rows not listed are gone.
+    drawn.forEach((element, index) => { if (body.children[index] !== element) body.insertBefore(element, body.children[index] || null); });
+    while (body.children.length > drawn.length) body.lastElementChild.remove();
   }
-  function row(exploration) {
-    const { walksDone, walks, steps, shrinking } = exploration.progress;
+  function row(exploration, key) {
     const running = exploration.status === "running";
-    return el("tr", { "data-exploration": exploration.id },
+    const bar = el("progress", { "aria-label": `${exploration.id} walks done` });
+    const counts = el("span");
+    const result = el("td", { class: "wrap" });
+    const update = (latest) => {
+      const { walksDone, walks, steps } = latest.progress;
+      bar.max = Math.max(walks, 1);
+      bar.value = walksDone;
+      counts.textContent = ` ${walksDone}/${walks} walks, ${steps} steps`;
+      result.replaceChildren(...[found(latest)].flat());
+    };
+    update(exploration);
+    const element = el("tr", { "data-exploration": exploration.id },
       el("td", { class: "mono" }, exploration.id),
       el("td", { class: "mono" }, exploration.scenario),
-      el("td", {}, el("span", { class: `badge ${exploration.status === "finished" && !exploration.report?.failure ? "good" : exploration.status === "running" ? "" : "bad"}` },
-        shrinking && running ? "shrinking" : exploration.status)),
-      el("td", {}, el("progress", { max: String(Math.max(walks, 1)), value: String(walksDone), "aria-label": `${exploration.id} walks done` }),
-        ` ${walksDone}/${walks} walks, ${steps} steps`),
-      el("td", { class: "wrap" }, found(exploration)),
+      el("td", {}, el("span", { class: `badge ${exploration.status === "finished" && !exploration.report?.failure ? "good" : running ? "" : "bad"}` },
+        exploration.progress.shrinking && running ? "shrinking" : exploration.status)),
+      el("td", {}, bar, counts),
+      result,
       el("td", {}, el("button", { type: "button", onclick: async () => {
         if (await attempt(() => api("DELETE", `/v1/explorations/${encode(exploration.id)}`))) await refresh();
       } }, running ? "Cancel" : "Forget")));
+    return { key, element, update };
   }
   function found(exploration) {
     if (exploration.status === "failed") return exploration.error || "";
