@@ -1,7 +1,6 @@
 import ControlAPI
 import Foundation
 import Hummingbird
-import Logging
 import ScenarioClient
 import ScenarioExplore
 import ScenarioFormat
@@ -16,20 +15,7 @@ extension ControlRoutes {
             let body = try await JSONBody.decode(ExplorationRequest.self, from: request, fields: [
                 "scenario", "walks", "steps", "seed", "parallelism", "properties", "overrides", "shrinkBudget", "saveScenario",
             ], required: ["scenario"])
-            let explorer = try await explorer(for: body)
-            let logger = context.logger
-            let exploration = try explorations.start(explorer) { ended in
-                let outcome = switch ended.status {
-                case .finished: ended.report.map { "\($0.steps) steps in \(String(format: "%.2f", $0.seconds)) s, " + ($0.failure.map { "\($0.property.property) failed" } ?? "every property held") } ?? ""
-                case .failed: ended.error ?? ""
-                case .cancelled, .running: ""
-                }
-                logger.info("exploration \(ended.id) of \(ended.scenario) \(ended.status.rawValue)\(outcome.isEmpty ? "" : ": \(outcome)")",
-                            metadata: ["scenario": "\(ended.scenario)"])
-            }
-            logger.info("exploration \(exploration.id) of \(body.scenario) started: \(explorer.options.walks) walks of \(explorer.options.steps) steps, seed \(explorer.options.seed)",
-                        metadata: ["scenario": "\(body.scenario)"])
-            return JSONResponse.make(exploration, status: .created)
+            return JSONResponse.make(try explorations.start(try await explorer(for: body), logger: context.logger), status: .created)
         }
         router.get("/v1/explorations") { _, _ in
             JSONResponse.make(ExplorationList(explorations: explorations.all))
@@ -46,8 +32,7 @@ extension ControlRoutes {
                     var number = 0
                     for await exploration in updates.cancelOnGracefulShutdown() {
                         number += 1
-                        let data = (try? JSONEncoder.services.encode(exploration)) ?? Data("null".utf8)
-                        try await writer.write(ByteBuffer(string: "id: \(number)\nevent: exploration\ndata: \(String(decoding: data, as: UTF8.self))\n\n"))
+                        try await writer.write(EventStream.frame(named: "exploration", id: number, exploration))
                     }
                     try await writer.finish(nil)
                 })
@@ -76,7 +61,7 @@ extension ControlRoutes {
             do {
                 _ = try PropertiesFile.parse(properties.text, file: properties.file, model: model)
             } catch {
-                throw APIError(.badRequest, .invalidRequest, "the properties file has \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"):\n\(error)")
+                throw APIError(.badRequest, .invalidRequest, error.summary)
             }
         }
         var options = ExploreOptions(

@@ -88,10 +88,19 @@ enum EventStream {
     }
 
     static func frame(_ name: EventName, id: Int, _ data: some Encodable) -> ByteBuffer {
-        frame(name, id: id, json: (try? JSONEncoder.services.encode(data)) ?? Data("null".utf8))
+        frame(named: name.rawValue, id: id, data)
     }
 
     static func frame(_ name: EventName, id: Int, json: Data) -> ByteBuffer {
-        ByteBuffer(string: "id: \(id)\nevent: \(name.rawValue)\ndata: \(String(decoding: json, as: UTF8.self))\n\n")
+        frame(named: name.rawValue, id: id, json: json)
+    }
+
+    /// A frame of an event outside a session's vocabulary (an exploration's).
+    static func frame(named name: String, id: Int, _ data: some Encodable) -> ByteBuffer {
+        frame(named: name, id: id, json: (try? JSONEncoder.services.encode(data)) ?? Data("null".utf8))
+    }
+
+    static func frame(named name: String, id: Int, json: Data) -> ByteBuffer {
+        ByteBuffer(string: "id: \(id)\nevent: \(name)\ndata: \(String(decoding: json, as: UTF8.self))\n\n")
     }
 }

@@ -186,7 +186,7 @@ public struct Explorer: Sendable {
             }
             return (detail, model, try PropertiesFile.load(from: file, model: model))
         } catch {
-            throw ExploreError("the properties file has \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"):\n\(error)")
+            throw ExploreError(error.summary)
         }
     }
 

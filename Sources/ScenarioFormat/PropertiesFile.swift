@@ -118,6 +118,8 @@ public struct PropertiesFileError: Error, Sendable, CustomStringConvertible {
     /// Each problem, in file order.
     public var problems: [ScenarioProblem]
     public var description: String { problems.map(\.description).joined(separator: "\n") }
+    /// How many problems, then each: what `scenarioctl explore` and the daemon's explorations say of the file.
+    public var summary: String { "the properties file has \(problems.count) problem\(problems.count == 1 ? "" : "s"):\n\(self)" }
 }
 
 /// Reads a properties file's YAML into a ``PropertiesFile``, recording every problem with its place.
