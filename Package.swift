@@ -180,6 +180,8 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            // `scenarioctl send`: a status line's reason phrase, as curl -i prints it.
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             // `scenarioctl explore`: Ctrl-C stops the walks and deletes their sessions.
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),

@@ -117,6 +117,9 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, Codable, Custo
     /// The session's history cannot be replayed (409).
     public static let notRewindable = APIErrorCode(rawValue: "notRewindable")
 
+    /// The session keeps no request of that number sent from outside with `"wait": false` (404).
+    public static let unknownRequest = APIErrorCode(rawValue: "unknownRequest")
+
     /// The session's history has no such step (422).
     public static let unknownStep = APIErrorCode(rawValue: "unknownStep")
 
@@ -197,6 +200,6 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, Codable, Custo
         .malformedJSON, .invalidRequest, .invalidDuration, .bodyTooLarge, .unsupportedMediaType,
         .noSuchEndpoint, .methodNotAllowed, .httpError, .`internal`, .malformedRequest,
         .unsupportedTransferEncoding, .bodyTimeout, .foreignOrigin, .tokenRefused, .daemonUnavailable,
-        .unknownExploration, .tooManyExplorations, .explorationTooLong,
+        .unknownExploration, .tooManyExplorations, .explorationTooLong, .unknownRequest,
     ]
 }

@@ -40,7 +40,7 @@ extension APIErrorCode {
     /// name theirs where they are made.
     var status: HTTPResponse.Status {
         switch self {
-        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute, .unknownStream, .unknownExploration: .notFound
+        case .unknownScenario, .unknownSession, .unknownAction, .unknownKey, .unknownService, .unknownRoute, .unknownStream, .unknownExploration, .unknownRequest: .notFound
         case .sessionExists, .scenarioExists, .clockNotMovable, .clockMoveTooLong, .notRecording, .recordingTooLong, .serviceIsLive,
              .notRewindable, .notSavable, .modelEscaped, .streamFull, .liveStream: .conflict
         // A step past the session's history: the session exists, the request is well formed, the step is not there.

@@ -1,4 +1,5 @@
 import ControlAPI
+import HTTPTypes
 import Fakes
 import Foundation
 import Hummingbird
@@ -59,6 +60,11 @@ extension HistoryBody.Step {
             ("closeStream", fault.map { "drop stream \(stream) with \($0.rawValue)" } ?? "close stream \(stream)\(frame.map { " (\($0.code))" } ?? "")",
              ["stream": .int(stream)].merging(fault.map { ["fault": .string($0.rawValue)] } ?? [:]) { $1 }
                 .merging(frame.map { ["code": .int($0.code), "reason": .string($0.reason)] } ?? [:]) { $1 })
+        case .sendRequest(let request):
+            ("sendRequest", "send \(request.head.method) \(request.url) from outside",
+             ["method": .string(request.head.method.rawValue), "url": .string(request.url),
+              "headers": .array(request.head.headerFields.map { .string("\($0.name): \($0.value)") })]
+                .merging(request.body.isEmpty ? [:] : ["body": .string(String(decoding: request.body, as: UTF8.self))]) { $1 })
         case .clearJournal: ("clearJournal", "clear the journal", [:])
         case .reset: ("reset", "reset to the scenario's start", [:])
         }

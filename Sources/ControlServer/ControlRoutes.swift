@@ -34,6 +34,7 @@ struct ControlRoutes: Sendable {
         addServiceRoutes(to: endpoints)
         addJournalRoutes(to: endpoints)
         addStreamRoutes(to: endpoints)
+        addOutsideRequestRoutes(to: endpoints)
         addExplorationRoutes(to: endpoints)
         return endpoints.makeRouter()
     }

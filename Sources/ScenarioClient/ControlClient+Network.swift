@@ -31,6 +31,19 @@ extension ControlClient {
         try await sendExpectingNoContent("POST", sessionPath(session, "/journal/clear"))
     }
 
+    /// Sends a request through the session's network from outside, exactly as its Model's network service would
+    /// (routes, sequences, templating, conditions, faults, delays, live routes), journaled as sent from outside.
+    /// Returns the response or the transport error, with the request's journal entry. An answer that waits on the
+    /// session's clock is waited for, unless `request.wait` is false: then it comes back `pending`, to read later
+    /// with ``sentRequest(_:session:)``.
+    public func sendRequest(_ request: SendRequestBody, session: String = defaultSession) async throws -> SentRequestBody {
+        try await send("POST", sessionPath(session, "/network/requests"), body: request)
+    }
+    /// A request sent with `wait` false, by its journal sequence number: its answer, or still `pending`.
+    public func sentRequest(_ sequence: Int, session: String = defaultSession) async throws -> SentRequestBody {
+        try await get(sessionPath(session, "/network/requests/\(sequence)"))
+    }
+
     /// The streamed answers the Model is reading now, oldest first, each with how far it has got.
     public func streams(session: String = defaultSession) async throws -> [StreamBody] {
         try await (get(sessionPath(session, "/streams")) as StreamListBody).streams

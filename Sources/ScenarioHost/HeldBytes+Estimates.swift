@@ -45,6 +45,7 @@ extension SessionHistory.Change {
             // The route as read is counted as its JSON again: it keeps what the JSON said.
             case .setRoute(let name, let json, _): name.utf8.count + 2 * json.heldBytes
             case .pushToStream(_, let bytes): bytes.count
+            case .sendRequest(let request): request.url.utf8.count + request.body.count + request.head.headerFields.heldBytes
             }
         }()
     }

@@ -113,6 +113,7 @@ extension Session {
         case .closeStream(let stream, let fault, let frame):
             try await closeNow(stream, fault: fault, frame: frame)
             try await live().clock.settle()
+        case .sendRequest(let request): _ = try await sendNow(request, keep: false)
         case .clearJournal: journaling.clear()
         case .reset: try await restart()
         }

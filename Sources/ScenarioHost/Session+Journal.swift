@@ -71,23 +71,25 @@ extension Session {
             return
         }
         var metadata: Logger.Metadata = ["http_method": "\(exchange.method)", "http_url": "\(exchange.url)"]
+        // A request a client sent from outside says so, so the log never reads as the Model's.
+        let request = "\(exchange.method) \(exchange.url)\(exchange.outside == true ? " (sent from outside)" : "")"
         let answer = (exchange.status.map { "\($0)" } ?? exchange.fault ?? exchange.outcome ?? "")
             + (exchange.deliversAt.map { ", pending until \(InstantText.format($0))" } ?? "")
         if let service = exchange.service {
             logger.info("\(service): \(exchange.method) (\(answer))", metadata: metadata)
         } else if exchange.route == nil, let condition = exchange.condition {
-            logger.info("\(exchange.method) \(exchange.url) answered by the network conditions \(condition) (\(answer))", metadata: metadata)
+            logger.info("\(request) answered by the network conditions \(condition) (\(answer))", metadata: metadata)
         } else if let route = exchange.route {
             metadata["route"] = "\(route)"
-            logger.info("\(exchange.method) \(exchange.url) → route \(route) (\(answer))", metadata: metadata)
+            logger.info("\(request) → route \(route) (\(answer))", metadata: metadata)
         } else if exchange.live == true {
             // Not a miss: a live or record scenario sends what no route answers to the network, as it says.
             let what = scenario.network.mode == .record ? "recorded" : "answered by the live network"
-            logger.info("\(exchange.method) \(exchange.url) \(what) (\(answer))", metadata: metadata)
+            logger.info("\(request) \(what) (\(answer))", metadata: metadata)
         } else {
             // The log never shows a credential the request carried; the journal, which tests read, keeps it.
             let closest = exchange.nearMisses?.first.map { "; \($0.redactingSecrets().explanation)" } ?? ""
-            logger.warning("\(exchange.method) \(exchange.url) matched no route\(closest)", metadata: metadata)
+            logger.warning("\(request) matched no route\(closest)", metadata: metadata)
         }
         events.publish(.requestJournaled(exchange: exchange))
     }

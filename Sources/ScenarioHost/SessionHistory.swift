@@ -30,6 +30,8 @@ public struct SessionHistory: Sendable {
         case pushToStream(stream: Int, bytes: Data)
         /// A client ended an open stream: closed (a WebSocket with its frame), or dropped with a fault.
         case closeStream(stream: Int, fault: TransportError?, frame: WebSocketClose?)
+        /// A request a client sent through the session's network from outside (``Session/sendFromOutside(_:keep:)``).
+        case sendRequest(NetworkRequest)
         case clearJournal
         case reset
     }

@@ -46,6 +46,9 @@ public struct NetworkExchange: Sendable, Hashable, Codable {
     public var condition: String?
     /// For a streamed answer (server-sent events, a chunked body), what it has delivered so far and how it stands.
     public var stream: StreamTranscript?
+    /// True when a client sent the request through the session's network from outside (`POST
+    /// /v1/sessions/{id}/network/requests`, `scenarioctl send`), not the Model; absent for the Model's requests.
+    public var outside: Bool?
 
     /// Creates the record of a request as it arrives; what became of it is filled in after.
     public init(sequence: Int, time: Date, method: String, url: String, headers: [String], body: String?,

@@ -112,8 +112,29 @@ public actor RoutedNetwork: NetworkService {
 
     public func send(_ request: NetworkRequest) async throws(TransportError) -> NetworkResponse {
         scope.checkCaller(of: "network.send")
+        return try await answer(request, outside: false)
+    }
+
+    /// Sends `request` as ``send(_:)`` does, for a client outside the session rather than its Model: journaled with
+    /// `outside` true, and handing the journal entry to `arrived` as the request arrives (before a delayed answer waits
+    /// on the clock), so the client learns its sequence number at once.
+    public func sendFromOutside(_ request: NetworkRequest, arrived: @Sendable (NetworkExchange) -> Void) async
+        -> Result<NetworkResponse, TransportError> {
+        do throws(TransportError) {
+            return .success(try await answer(request, outside: true, arrived: arrived))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func answer(_ request: NetworkRequest, outside: Bool, arrived: @Sendable (NetworkExchange) -> Void = { _ in })
+        async throws(TransportError) -> NetworkResponse {
         guard !Task.isCancelled, !scope.isClosed else { throw .cancelled }
-        switch await match(request) {
+        let matched = await match(request, outside: outside)
+        switch matched {
+        case .passThrough(let exchange), .outcome(_, let exchange): arrived(exchange)
+        }
+        switch matched {
         case .passThrough(let exchange):
             return try await passThrough(request, exchange).get()
         case .outcome(let outcome, let exchange) where outcome.stream != nil:
@@ -148,11 +169,12 @@ public actor RoutedNetwork: NetworkService {
     }
 
     /// Matches `request` against the conditions and the routes; the one place every request goes through.
-    func match(_ request: NetworkRequest) async -> Matched {
+    func match(_ request: NetworkRequest, outside: Bool = false) async -> Matched {
         var exchange = NetworkExchange(
             sequence: sequence.next(), time: await clock.now(), method: request.head.method.rawValue,
             url: request.url, headers: request.head.headerFields.map { "\($0.name): \($0.value)" },
             body: Self.journaled(request.body))
+        if outside { exchange.outside = true }
         if let canonical = exchange.body, !request.body.isEmpty {
             let sent = String(decoding: request.body, as: UTF8.self)
             if sent != canonical { exchange.sentBody = sent }

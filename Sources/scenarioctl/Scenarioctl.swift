@@ -15,7 +15,7 @@ struct Scenarioctl: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Status.self, Wait.self, Scenarios.self, ScenarioCommand.self, Validate.self, Reload.self, Models.self, Actions.self,
-            SessionCommand.self, Do.self, State.self, History.self, Rewind.self, Clock.self, KeyValue.self, ServiceCommand.self, Requests.self, RouteCommand.self, Network.self, Streams.self, Record.self, Watch.self, Dashboard.self, Explore.self, Play.self, MCPCommand.self, ImportCommand.self,
+            SessionCommand.self, Do.self, State.self, History.self, Rewind.self, Clock.self, KeyValue.self, ServiceCommand.self, Requests.self, Send.self, Sent.self, RouteCommand.self, Network.self, Streams.self, Record.self, Watch.self, Dashboard.self, Explore.self, Play.self, MCPCommand.self, ImportCommand.self,
         ])
 
     // Declared here so they are accepted before the verb as well as after it (`scenarioctl --socket PATH status`).

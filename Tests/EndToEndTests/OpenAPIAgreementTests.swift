@@ -72,6 +72,18 @@ import Yams
         Call(operationId: "setNetworkConditions", method: "PUT", path: "/v1/sessions/s1/network/conditions", body: #"{"offline":true,"delay":"2s"}"#, status: 200),
         Call(operationId: "getNetworkConditions", method: "GET", path: "/v1/sessions/s1/network/conditions", status: 200),
         Call(operationId: "setNetworkConditions", method: "PUT", path: "/v1/sessions/s1/network/conditions", body: "{}", status: 200),
+        Call(operationId: "sendRequest", method: "POST", path: "/v1/sessions/s1/network/requests",
+             body: #"{"url":"https://www.cocoawithlove.com/feed.json","headers":["Accept: application/json"]}"#, status: 200),
+        Call(operationId: "sendRequest", method: "POST", path: "/v1/sessions/s1/network/requests",
+             body: #"{"method":"POST","url":"https://x.example/none","bodyBase64":"AAEC"}"#, status: 200),
+        // slow-network's feed answers after 2 s of its clock: its start's request is 1, the one sent here 2.
+        Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":"slow-network","id":"or1"}"#, status: 201),
+        Call(operationId: "sendRequest", method: "POST", path: "/v1/sessions/or1/network/requests",
+             body: #"{"url":"https://www.cocoawithlove.com/feed.json","wait":false}"#, status: 202),
+        Call(operationId: "getSentRequest", method: "GET", path: "/v1/sessions/or1/network/requests/2", status: 202),
+        Call(operationId: "advanceClock", method: "POST", path: "/v1/sessions/or1/clock/advance", body: #"{"by":"2s"}"#, status: 200),
+        Call(operationId: "getSentRequest", method: "GET", path: "/v1/sessions/or1/network/requests/2", status: 200),
+        Call(operationId: "getHistory", method: "GET", path: "/v1/sessions/or1/history", status: 200),
         Call(operationId: "setRoute", method: "PUT", path: "/v1/sessions/s1/routes/extra", body: #"{"request":{"method":"GET","url":"https://x.example/a"},"response":{"status":204}}"#, status: 204),
         Call(operationId: "removeRoute", method: "DELETE", path: "/v1/sessions/s1/routes/extra", status: 204),
         Call(operationId: "clearJournal", method: "POST", path: "/v1/sessions/s1/journal/clear", status: 204),
@@ -122,6 +134,15 @@ import Yams
 
     /// Bad requests, each answered with the documented status and error code.
     static let refusals: [Call] = [
+        Call(operationId: "sendRequest", method: "POST", path: "/v1/sessions/s1/network/requests", body: #"{"url":"notaurl"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "sendRequest", method: "POST", path: "/v1/sessions/s1/network/requests", body: #"{"url":"https://a.example/","method":"G ET"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "sendRequest", method: "POST", path: "/v1/sessions/s1/network/requests", body: #"{"url":"https://a.example/","headers":["no colon"]}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "sendRequest", method: "POST", path: "/v1/sessions/s1/network/requests", body: #"{"url":"https://a.example/","body":"x","bodyBase64":"eA=="}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "sendRequest", method: "POST", path: "/v1/sessions/s1/network/requests", body: #"{"url":"https://a.example/","bodyBase64":"!!"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "sendRequest", method: "POST", path: "/v1/sessions/s1/network/requests", body: #"{"method":"GET"}"#, status: 400, code: "invalidRequest"),
+        Call(operationId: "sendRequest", method: "POST", path: "/v1/sessions/nope/network/requests", body: #"{"url":"https://a.example/"}"#, status: 404, code: "unknownSession"),
+        Call(operationId: "getSentRequest", method: "GET", path: "/v1/sessions/s1/network/requests/99", status: 404, code: "unknownRequest"),
+        Call(operationId: "getSentRequest", method: "GET", path: "/v1/sessions/s1/network/requests/abc", status: 400, code: "invalidRequest"),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario": "#, status: 400, code: "malformedJSON"),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"["offline"]"#, status: 400, code: "invalidRequest"),
         Call(operationId: "createSession", method: "POST", path: "/v1/sessions", body: #"{"scenario":42}"#, status: 400, code: "invalidRequest"),
@@ -286,7 +307,7 @@ import Yams
         let documented = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         let exercised = Set((Self.calls + Self.refusals + Self.serviceCalls).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
-        #expect(documented.count == 49)
+        #expect(documented.count == 51)
     }
 
     /// One error vocabulary: the document's `Error.code` enum is ControlAPI's APIErrorCode, code for code and in order,

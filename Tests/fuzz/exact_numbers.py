@@ -1,4 +1,4 @@
-"""schemathesis hooks for scripts/fuzz-api: keep generated integers within what the daemon stores exactly.
+"""For scripts/fuzz-api's hooks (hooks.py): keep generated integers within what the daemon stores exactly.
 
 The API document says a number that neither a 64-bit integer nor a 64-bit float holds exactly is refused with 400
 malformedJSON (it would be stored as another number); JSON Schema cannot say so, so the generator draws integers of
@@ -7,8 +7,6 @@ so a clamped value keeps or breaks its schema as the drawn one did: a positive t
 one negative. (Folding them, as an earlier version did, turned a `step` of 2**63, drawn to break `maximum`, into 0,
 a valid step, and the fuzzer then failed the daemon for accepting it: RELIABILITY.md, commit seed 70911893.) Floats
 need nothing: Python writes a float in its shortest exact form, which the daemon keeps as written."""
-import schemathesis
-
 LIMIT = 2 ** 63
 
 
@@ -22,8 +20,3 @@ def within_64_bits(value):
     if isinstance(value, dict):
         return {key: within_64_bits(item) for key, item in value.items()}
     return value
-
-
-@schemathesis.hook
-def map_body(context, body):
-    return within_64_bits(body)

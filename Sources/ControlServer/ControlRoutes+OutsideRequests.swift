@@ -1,0 +1,101 @@
+import ControlAPI
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ScenarioHost
+import Services
+
+extension ControlRoutes {
+    /// Requests sent through a session's network from outside, as its Model's network service sends its own: for
+    /// checking imported routes, and for clients the daemon does not host.
+    func addOutsideRequestRoutes(to router: EndpointRouter) {
+        router.post("/v1/sessions/:session/network/requests") { request, context in
+            let body = try await JSONBody.decode(SendRequestBody.self, from: request,
+                                                 fields: ["method", "url", "headers", "body", "bodyBase64", "wait"], required: ["url"],
+                                                 emptyMeans: nil)
+            let outgoing = try Self.networkRequest(body)
+            let session = try await session(context)
+            let wait = body.wait ?? true
+            let sent = try await session.sendFromOutside(outgoing, keep: !wait)
+            if wait, sent.result == nil {
+                // Until a clock move delivers it; a client that hangs up stops the wait (the request goes on).
+                let waiter = Task { _ = await sent.answer() }
+                if let connection = context.connection {
+                    ClientGoneWatch.future(of: connection).whenComplete { _ in waiter.cancel() }
+                }
+                await waiter.value
+            }
+            return Self.response(for: sent, in: session)
+        }
+        router.get("/v1/sessions/:session/network/requests/:sequence") { _, context in
+            let text = try parameter("sequence", of: context)
+            let session = try await session(context)
+            // A number too large for any journal names no request: a 404, as any other unknown number.
+            guard let sequence = Int(text) ?? (text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber) && !text.isEmpty ? Int.max : nil),
+                  sequence > 0 else {
+                throw APIError(.badRequest, .invalidRequest, "'\(text.prefix(80))' is not a request's sequence number; a request sent with \"wait\": false is named by the sequence its answer gave.")
+            }
+            return Self.response(for: try await session.outsideRequest(sequence), in: session)
+        }
+    }
+
+    /// 200 with the answer; 202 while it waits on the session's clock.
+    private static func response(for sent: OutsideRequest, in session: Session) -> Response {
+        let arrived = sent.arrived
+        let sequence = arrived?.sequence ?? 0
+        let journal = session.journalEntry(sequence) ?? arrived
+        var body = SentRequestBody(sequence: sequence, journal: journal)
+        switch sent.result {
+        case nil:
+            body.pending = true
+            return JSONResponse.make(body, status: .accepted)
+        case .success(let response):
+            body.status = response.head.status.code
+            body.headers = response.head.headerFields.map { "\($0.name): \($0.value)" }
+            if !response.body.isEmpty {
+                if let text = String(validating: response.body, as: UTF8.self) { body.body = text } else { body.bodyBase64 = response.body.base64EncodedString() }
+            }
+        case .failure(let fault):
+            body.fault = fault.rawValue
+            body.message = fault.description
+        }
+        return JSONResponse.make(body)
+    }
+
+    /// The request `body` describes, or a 400 that says which field is wrong and how.
+    static func networkRequest(_ body: SendRequestBody) throws -> NetworkRequest {
+        let methodText = body.method ?? "GET"
+        guard let method = HTTPRequest.Method(methodText) else {
+            throw APIError(.badRequest, .invalidRequest, "'\(methodText.prefix(80))' is not an HTTP method; write a token such as GET, POST, PUT, PATCH or DELETE.")
+        }
+        guard let url = URL(string: body.url), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = url.host, !host.isEmpty else {
+            throw APIError(.badRequest, .invalidRequest, "the url '\(body.url.prefix(200))' is not an absolute http or https URL; write it as the Model would send it, such as https://api.example.com/items?page=2.")
+        }
+        var fields = HTTPFields()
+        for (index, line) in (body.headers ?? []).enumerated() {
+            guard let colon = line.firstIndex(of: ":"), let name = HTTPField.Name(String(line[..<colon])) else {
+                throw APIError(.badRequest, .invalidRequest, "headers[\(index)] '\(line.prefix(80))' is not a header field; write it as 'Name: value', as curl's -H takes it.")
+            }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard HTTPField.isValidValue(value) else {
+                throw APIError(.badRequest, .invalidRequest, "headers[\(index)] '\(name)' has a value with a line break or another control character, which no header field may hold.")
+            }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        let content: Data
+        switch (body.body, body.bodyBase64) {
+        case (let text?, nil): content = Data(text.utf8)
+        case (nil, let encoded?):
+            guard let bytes = Data(base64Encoded: encoded) else {
+                throw APIError(.badRequest, .invalidRequest, "'bodyBase64' is not base64; send text as 'body', or the bytes' standard base64 (RFC 4648 §4).")
+            }
+            content = bytes
+        case (nil, nil): content = Data()
+        case (_?, _?):
+            throw APIError(.badRequest, .invalidRequest, "the request has both 'body' and 'bodyBase64'; send text as 'body' or bytes as 'bodyBase64', not both.")
+        }
+        return NetworkRequest(method: method, url: url, headerFields: fields, body: content)
+    }
+}

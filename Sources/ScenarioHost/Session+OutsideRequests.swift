@@ -1,0 +1,73 @@
+import ControlAPI
+import Foundation
+import HTTPTypes
+import Logging
+public import Services
+import SessionRuntime
+
+// Requests a client sends through the session's network from outside, as its Model's network service sends its own.
+extension Session {
+    /// The most requests sent with `keep` that a session holds for ``outsideRequest(_:)``; the oldest goes first.
+    public static let keptOutsideRequestLimit = 64
+
+    /// Sends `request` through the session's network exactly as its Model's network service would: routes,
+    /// matchers, sequences, `after:`, templating, network conditions, faults, delays and live routes. It is journaled
+    /// with `outside` true, and it is a step of the history (`sendRequest`), so a rewind sends it again.
+    ///
+    /// Returns once the session has settled, with the answer, or still waiting for it when the answer waits on the
+    /// session's clock (a route's `delay`): ``OutsideRequest/answer()`` then waits until a clock move delivers it.
+    /// - Parameter keep: Keep the request for ``outsideRequest(_:)`` to read by its journal sequence number (the
+    ///   newest ``keptOutsideRequestLimit`` are kept).
+    /// - Throws: ``HostError`` `.tooMuchHeld`, or `.unknownSession` for a deleted session.
+    public func sendFromOutside(_ request: NetworkRequest, keep: Bool = false) async throws(HostError) -> OutsideRequest {
+        try admit("send \(request.head.method) \(request.url)")
+        let known = await takeTurn()
+        defer { endTurn() }
+        let sent = try await sendNow(request, keep: keep)
+        // The Model was given nothing to do, so its state is the one it was.
+        setSettledState(known)
+        let step = "the request sent from outside"
+        let escaped = reportEscapes(during: step)
+        await remember(.sendRequest(request))
+        try failOnEscapes(escaped, during: step)
+        return sent
+    }
+
+    /// A request sent with `keep`, by its journal sequence number.
+    /// - Throws: ``HostError`` `.unknownRequest` when the session keeps no such request.
+    public func outsideRequest(_ sequence: Int) throws(HostError) -> OutsideRequest {
+        _ = try live()
+        guard let sent = outsideRequests.first(where: { $0.kept && $0.request.arrived?.sequence == sequence })?.request else {
+            let kept = outsideRequests.filter(\.kept).compactMap { $0.request.arrived?.sequence }
+            throw HostError(.unknownRequest, "session '\(id)' keeps no request \(sequence) sent from outside with \"wait\": false; it keeps the newest \(Self.keptOutsideRequestLimit) of those since its start or last reset (\(kept.isEmpty ? "none now" : "now \(kept.map(String.init).joined(separator: ", "))")).")
+        }
+        return sent
+    }
+
+    /// The journal's entry `sequence` as it stands now, or nil when the journal no longer holds it.
+    public nonisolated func journalEntry(_ sequence: Int) -> NetworkExchange? {
+        journaling.journal.entries.last { $0.sequence == sequence }
+    }
+
+    /// Sends `request`, holding the turn already, and returns once the session has settled.
+    func sendNow(_ request: NetworkRequest, keep: Bool) async throws(HostError) -> OutsideRequest {
+        let runtime = try live()
+        let sent = OutsideRequest()
+        await runtime.clock.spawnAndSettle { [network = runtime.network] in
+            sent.finish(await network.sendFromOutside(request) { sent.arrive($0) })
+        }
+        // Answered ones not kept are let go of; the pending ones stay, so a reset can end their waits.
+        outsideRequests.removeAll { !$0.kept && $0.request.result != nil }
+        outsideRequests.append((sent, keep))
+        let kept = outsideRequests.indices.filter { outsideRequests[$0].kept }
+        if kept.count > Self.keptOutsideRequestLimit { outsideRequests.remove(at: kept[0]) }
+        return sent
+    }
+
+    /// Ends the wait of every request sent from outside whose answer has not come, as the generation that would
+    /// have delivered it stops.
+    func cancelOutsideRequests() {
+        for sent in outsideRequests { sent.request.finish(.failure(.cancelled)) }
+        outsideRequests = []
+    }
+}
