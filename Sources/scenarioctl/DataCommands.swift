@@ -91,7 +91,7 @@ struct Requests: AsyncParsableCommand {
         var text = Output.table(["#", "TIME", "METHOD", "URL", "ROUTE", "ANSWER"], journal.entries.map {
             ["\($0.sequence)", Output.instant($0.time), $0.method, $0.url,
              $0.route ?? ($0.service != nil ? "(service)" : $0.condition.map { "(network: \($0))" } ?? ($0.live == true ? "(live)" : "(none)")),
-             Self.answer($0)]
+             Self.answer($0) + ($0.outside == true ? " (sent from outside)" : "")]
         })
         for entry in journal.entries where entry.isUnmatched {
             text += "\n\n#\(entry.sequence) \(entry.method) \(entry.url) matched no route."

@@ -36,6 +36,16 @@ scenarioctl --socket ./wiremock.sock state
 kill $!
 """
 
+SEND_EXAMPLE = """scenarioctl import wiremock docs/examples/wiremock --base-url https://www.cocoawithlove.com --model FeedReader --scenario shop --out imported
+scenariod --scenarios imported --scenario shop --socket ./shop.sock &
+scenarioctl --socket ./shop.sock wait
+scenarioctl --socket ./shop.sock send GET https://www.cocoawithlove.com/feed.json --no-wait
+scenarioctl --socket ./shop.sock clock advance 1s
+scenarioctl --socket ./shop.sock sent 2
+scenarioctl --socket ./shop.sock send GET https://www.cocoawithlove.com/feed.xml || echo "exit status $?"
+kill $!
+"""
+
 OPENAPI_EXAMPLE = """scenarioctl import openapi docs/examples/feed-openapi.yaml --model FeedReader --out imported
 scenariod --scenarios imported --scenario feed-openapi --socket ./openapi.sock &
 scenarioctl --socket ./openapi.sock wait
@@ -74,3 +84,12 @@ def test_the_wiremock_example(tmp_path):
 def test_the_openapi_example(tmp_path):
     printed = run_example(tmp_path, OPENAPI_EXAMPLE)
     assert "Mock views" in printed and "2 routes" in printed
+
+
+def test_the_send_example(tmp_path):
+    printed = run_example(tmp_path, SEND_EXAMPLE)
+    assert "request 2 is pending: its answer is delivered at" in printed, printed
+    # Read as text, the status line's and the fields' CR LF read as LF.
+    answer = printed.split("HTTP/1.1 200 OK\n", 1)[1]
+    assert "Content-Type: application/feed+json\n" in answer and "Testing actors in Swift" in answer, printed
+    assert "exit status 1" in printed, printed
