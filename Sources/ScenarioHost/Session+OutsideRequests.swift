@@ -56,6 +56,10 @@ extension Session {
         await runtime.clock.spawnAndSettle { [network = runtime.network] in
             sent.finish(await network.sendFromOutside(request) { sent.arrive($0) })
         }
+        // The session's work was stopped before the request arrived (it was deleted meanwhile): nothing was sent.
+        guard sent.arrived != nil else {
+            throw HostError(.unknownSession, "session '\(id)' was deleted as the request to \(request.url) was sent; nothing was sent.")
+        }
         // Answered ones not kept are let go of; the pending ones stay, so a reset can end their waits.
         outsideRequests.removeAll { !$0.kept && $0.request.result != nil }
         outsideRequests.append((sent, keep))

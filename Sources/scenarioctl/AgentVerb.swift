@@ -133,6 +133,33 @@ struct AgentVerb: Sendable {
             let close = CloseStreamRequest(fault: arguments.string("fault"), code: arguments.integer("code"), reason: arguments.string("reason"))
             return try await client.closeStream(arguments.integer("stream") ?? 0, close, session: arguments.session())
         },
+        // Never waits: a delayed answer waits for a clock move, which the agent makes only once the call returns.
+        AgentVerb(name: "send_request", description: "Send one request through the session's network from outside, exactly as its Model's network service would (routes, sequences, network conditions, faults), and return the answer (status, headers, body) or the transport error, with the request's journal entry: the route that answered, or the near misses. The Model is not told. Never waits: an answer that waits on the session's clock comes back pending with its sequence; move_clock, then read_sent_request.",
+                  schema: schema([
+                      "session": session,
+                      "method": property("string", "The HTTP method. Default: GET."),
+                      "url": property("string", "The absolute http or https URL, query included."),
+                      "headers": .object(["type": "array", "items": .object(["type": "string"]), "description": "Header fields as 'Name: value' lines."]),
+                      "body": property("string", "The body as text."),
+                  ], required: ["url"]), annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false)) { client, arguments in
+            var headers: [String]?
+            if case .array(let lines)? = arguments["headers"] {
+                headers = try lines.map { line in
+                    guard case .string(let text) = line else {
+                        throw AgentTools.Failure(code: APIErrorCode.invalidArguments.rawValue, message: "argument 'headers': each header is a string such as 'Accept: application/json'.")
+                    }
+                    return text
+                }
+            }
+            let request = SendRequestBody(method: arguments.string("method"), url: arguments.string("url") ?? "", headers: headers,
+                                          body: arguments.string("body"), wait: false)
+            return .encoding(try await client.sendRequest(request, session: arguments.session()))
+        },
+        AgentVerb(name: "read_sent_request", description: "The answer of a request send_request returned pending, once a clock move has delivered it (else still pending).",
+                  schema: schema(["session": session, "sequence": property("integer", "The request's sequence, as send_request returned it.")], required: ["sequence"]),
+                  annotations: .init(readOnlyHint: true, openWorldHint: false)) { client, arguments in
+            .encoding(try await client.sentRequest(arguments.integer("sequence") ?? 0, session: arguments.session()))
+        },
         AgentVerb(name: "edit_store", description: "Set or remove a key of the session's key-value store, as if the Model's store held it.",
                   schema: schema([
                       "session": session,

@@ -43,6 +43,7 @@ import Yams
         Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/app.js", status: 200),
         Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/style.css", status: 200),
         Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/icon.svg", status: 200),
+        Call(operationId: "getDashboardAsset", method: "GET", path: "/dashboard/session-journal.js", status: 200),
         Call(operationId: "getVersion", method: "GET", path: "/v1/version", status: 200),
         Call(operationId: "listModels", method: "GET", path: "/v1/models", status: 200),
         Call(operationId: "listScenarios", method: "GET", path: "/v1/scenarios", status: 200),
@@ -308,6 +309,17 @@ import Yams
         let exercised = Set((Self.calls + Self.refusals + Self.serviceCalls).map(\.operationId) + ["streamEvents"])
         #expect(documented == exercised)
         #expect(documented.count == 51)
+    }
+
+    /// The document names every file of the dashboard, and only those: each is served (the page loads its modules
+    /// from `/dashboard/NAME`), so a client generated from the document can fetch each.
+    @Test func theDocumentNamesEveryDashboardFile() throws {
+        let document = try Yams.load(yaml: String(contentsOf: Binaries.repository.appendingPathComponent("openapi/scenariod.yaml"), encoding: .utf8)) as? [String: Any]
+        let path = (document?["paths"] as? [String: Any])?["/dashboard/{asset}"] as? [String: Any]
+        let parameter = (path?["parameters"] as? [[String: Any]])?.first
+        let listed = try #require((parameter?["schema"] as? [String: Any])?["enum"] as? [String])
+        let files = try FileManager.default.contentsOfDirectory(atPath: Binaries.repository.appendingPathComponent("Sources/ControlServer/Dashboard").path)
+        #expect(listed.sorted() == files.sorted())
     }
 
     /// One error vocabulary: the document's `Error.code` enum is ControlAPI's APIErrorCode, code for code and in order,

@@ -38,7 +38,7 @@ def test_tools_are_the_daemons_verbs_and_each_models_actions(daemon, scenarioctl
 
     tools = {tool.name: tool for tool in agent(daemon, scenarioctl, body)}
     for verb in ["list_scenarios", "list_models", "open_session", "close_session", "read_state", "read_journal",
-                 "move_clock", "set_network_conditions", "list_streams", "push_to_stream", "close_stream", "edit_store", "rewind",
+                 "move_clock", "set_network_conditions", "list_streams", "push_to_stream", "close_stream", "send_request", "read_sent_request", "edit_store", "rewind",
                  "save_scenario"]:
         assert verb in tools, f"{verb} missing from {sorted(tools)}"
     action_tools = [name for name in tools if "_" in name and name.split("_")[0] in {m["name"].lower() for m in models}]
@@ -84,6 +84,26 @@ def test_an_agent_opens_a_session_acts_moves_the_clock_and_reads_the_state(daemo
     assert [item for item in state.structuredContent["state"]["items"] if item["url"] == url][0]["isRead"] is True
     kinds = [step["kind"] for step in history.structuredContent["steps"]]
     assert kinds[-3:] == ["action", "action", "advanceClock"], kinds
+
+
+def test_an_agent_sends_a_request_through_the_sessions_routes(daemon, scenarioctl):
+    async def body(session, _):
+        await session.call_tool("open_session", {"scenario": "slow-network", "id": "agent-send"})
+        sent = await session.call_tool("send_request", {"session": "agent-send", "url": "https://www.cocoawithlove.com/feed.json",
+                                                        "headers": ["Accept: application/json"]})
+        early = await session.call_tool("read_sent_request", {"session": "agent-send", "sequence": sent.structuredContent["sequence"]})
+        await session.call_tool("move_clock", {"session": "agent-send", "by": "2s"})
+        late = await session.call_tool("read_sent_request", {"session": "agent-send", "sequence": sent.structuredContent["sequence"]})
+        missed = await session.call_tool("send_request", {"session": "agent-send", "method": "POST", "url": "https://www.cocoawithlove.com/feed.json"})
+        return sent, early, late, missed
+
+    sent, early, late, missed = agent(daemon, scenarioctl, body)
+    # Never waits: the route's 2 s delay leaves it pending until the clock moves.
+    assert sent.structuredContent["pending"] is True and sent.structuredContent["journal"]["outside"] is True, sent.structuredContent
+    assert early.structuredContent.get("pending") is True
+    assert late.structuredContent["status"] == 200 and "Cocoa with Love" in late.structuredContent["body"], late.structuredContent
+    assert missed.isError is False and missed.structuredContent["fault"] == "connectionRefused"
+    assert missed.structuredContent["journal"]["nearMisses"][0]["field"] == "/method", missed.structuredContent
 
 
 def test_a_bad_argument_is_a_tool_error_naming_the_field(daemon, scenarioctl):

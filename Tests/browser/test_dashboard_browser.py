@@ -94,6 +94,10 @@ def test_a_demo_in_the_dashboard(dashboard):
     journal = browser.find_element(By.ID, "journal").text
     assert "GET https://www.cocoawithlove.com/feed.json" in journal and "feed" in journal and "200" in journal
     assert "after 2s" in journal, journal  # slow-network's feed waits 2 s of clock time: the delay is shown
+    # A request a test sends through the session's network from outside shows as such, as it arrives.
+    daemon.call("POST", f"/v1/sessions/{session}/network/requests", expect=200, json={"url": "https://www.cocoawithlove.com/other.json"})
+    wait(browser, lambda: "GET https://www.cocoawithlove.com/other.json sent from outside" in browser.find_element(By.ID, "journal").text,
+         "the request sent from outside")
     history = browser.find_element(By.ID, "history").text
     assert "advance the clock by 2s" in history and "action setIsRead" in history
     shoot(browser, "04-marked-read")

@@ -28,7 +28,8 @@ export function journalPanel(base, scenario) {
     const row = el("tr", { "data-sequence": entry.sequence },
       el("td", {}, toggle, " ", entry.sequence),
       el("td", { class: "mono" }, entry.time),
-      el("td", { class: "wrap" }, el("span", { class: "mono" }, `${entry.method} `, breakable(entry.url)), misses),
+      el("td", { class: "wrap" }, el("span", { class: "mono" }, `${entry.method} `, breakable(entry.url)),
+        entry.outside ? el("span", { class: "muted" }, " sent from outside") : "", misses),
       el("td", {}, entry.route || (entry.live ? "live" : entry.service || "no route"), entry.override ? " (override)" : ""),
       el("td", { class: "answer" }, answer, entry.pending ? "" : delay, entry.condition ? ` · ${entry.condition}` : ""));
     const rows = [row, isOpen ? el("tr", { class: "entry-details", "data-details": entry.sequence }, el("td", { colspan: "5" }, entryDetails(entry))) : null].filter(Boolean);
@@ -48,7 +49,7 @@ export function journalPanel(base, scenario) {
     const got = entry.pending ? `pending: ${entry.status !== undefined ? entry.status : `fault ${entry.fault}`} at ${entry.deliversAt}`
       : entry.status !== undefined ? `status ${entry.status}` : entry.fault ? `fault ${entry.fault}` : entry.outcome || "no answer";
     return el("div", { class: "details" },
-      el("h3", {}, "Request"),
+      el("h3", {}, entry.outside ? "Request, sent from outside (not by the Model)" : "Request"),
       el("pre", { class: "mono" }, `${entry.method} `, breakable(entry.url), [``, ...entry.headers].join("\n") + (sent ? `\n\n${sent}` : "")),
       entry.sentBody ? [el("h3", {}, "Body as sent"), el("pre", { class: "mono" }, entry.sentBody)] : null,
       el("h3", {}, "Answer"),

@@ -60,6 +60,21 @@ def test_requests_leave_out_configuration_changes_and_counts_match_them(scenario
     assert session.requests() == [] and session.request_counts()["routes"]["feed"] == 0
 
 
+def test_a_test_sends_a_request_through_the_sessions_routes(scenario):
+    session = scenario("slow-network")
+    pending = session.send("GET", FEED, headers={"Accept": "application/json"}, wait=False)
+    assert pending["pending"] is True and pending["journal"]["outside"] is True, pending
+    assert session.sent(pending["sequence"])["pending"] is True
+    session.advance("2s")
+    answer = session.sent(pending["sequence"])
+    assert answer["status"] == 200 and "Cocoa with Love" in answer["body"], answer
+    missed = session.send("POST", FEED, body=b"\xff\x00")
+    assert missed["fault"] == "connectionRefused" and missed["journal"]["nearMisses"][0]["field"] == "/method", missed
+    # The test's own requests are not the Model's: it made one, as it started.
+    assert [entry["sequence"] for entry in session.requests()] == [1]
+    assert [entry.get("outside") for entry in session.journal()][-2:] == [True, True]
+
+
 def test_routes_change_while_the_session_runs_and_a_reset_undoes_them(scenario):
     session = scenario("offline-demo")
     session.set_route("feed", {"extends": "feed", "response": {"status": 500}})

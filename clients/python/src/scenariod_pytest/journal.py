@@ -29,8 +29,10 @@ def is_request(entry: Entry) -> bool:
 
     Read defensively, so the same code works whichever daemon answers: an entry with a ``kind`` other than
     ``request``, or a network-conditions switch (``url`` ``network:conditions``), is a configuration change, not a
-    request.
+    request; one the test sent itself (``outside``, :meth:`ScenarioSession.send`) is not the Model's.
     """
+    if entry.get("outside"):
+        return False
     kind = entry.get("kind")
     if kind is not None and kind != "request":
         return False

@@ -1,10 +1,11 @@
 """One session of a scenario: its Model's actions and state, clock, key-value state, network, journal, history."""
 from __future__ import annotations
 
+import base64
 import re
 import time
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, Union
 
 import httpx
 
@@ -198,6 +199,40 @@ class ScenarioSession:
     def network_conditions(self) -> dict[str, Any]:
         """What the session's network is switched into (``{"offline": false}`` when it is the scenario's)."""
         result: dict[str, Any] = self._call("GET", "/network/conditions")
+        return result
+
+    def send(self, method: str, url: str, *, headers: Union[Mapping[str, str], Sequence[str], None] = None,
+             body: Union[str, bytes, None] = None, wait: bool = True) -> dict[str, Any]:
+        """Sends one request through the session's network from outside, exactly as its Model's network service
+        would (routes, sequences, network conditions, faults, delays), and returns what it got: ``status``,
+        ``headers`` (``name: value`` lines) and ``body`` (or ``bodyBase64``), or the transport error as ``fault`` and
+        ``message``; with ``sequence`` and the request's ``journal`` entry (its route, or its near misses).
+
+        The Model is not told; the journal marks the request ``outside``, and :meth:`requests` leaves it out. An
+        answer that waits on the session's clock is waited for (another client moves the clock), unless
+        ``wait=False``: then it comes back with ``pending`` and its ``sequence``, for :meth:`sent`.
+        """
+        __tracebackhide__ = True
+        request: dict[str, Any] = {"method": method, "url": url}
+        if headers:
+            request["headers"] = [f"{name}: {value}" for name, value in headers.items()] if isinstance(headers, Mapping) else list(headers)
+        if isinstance(body, bytes):
+            try:
+                request["body"] = body.decode("utf-8")
+            except UnicodeDecodeError:
+                request["bodyBase64"] = base64.b64encode(body).decode("ascii")
+        elif body is not None:
+            request["body"] = body
+        if not wait:
+            request["wait"] = False
+        result: dict[str, Any] = self._call("POST", "/network/requests", request)
+        return result
+
+    def sent(self, sequence: int) -> dict[str, Any]:
+        """The answer of a request :meth:`send` sent with ``wait=False``, once the session's clock has delivered it;
+        ``{"pending": True, ...}`` until then."""
+        __tracebackhide__ = True
+        result: dict[str, Any] = self._call("GET", f"/network/requests/{int(sequence)}")
         return result
 
     # The journal
