@@ -1,7 +1,6 @@
 import ControlAPI
 import Foundation
 import HTTPTypes
-import Logging
 public import Services
 import SessionRuntime
 
@@ -9,6 +8,8 @@ import SessionRuntime
 extension Session {
     /// The most requests sent with `keep` that a session holds for ``outsideRequest(_:)``; the oldest goes first.
     public static let keptOutsideRequestLimit = 64
+    /// The most response body bytes the kept requests hold; past it the oldest go first, however few are kept.
+    public static let keptOutsideRequestBytes = 16 << 20
 
     /// Sends `request` through the session's network exactly as its Model's network service would: routes,
     /// matchers, sequences, `after:`, templating, network conditions, faults, delays and live routes. It is journaled
@@ -17,7 +18,7 @@ extension Session {
     /// Returns once the session has settled, with the answer, or still waiting for it when the answer waits on the
     /// session's clock (a route's `delay`): ``OutsideRequest/answer()`` then waits until a clock move delivers it.
     /// - Parameter keep: Keep the request for ``outsideRequest(_:)`` to read by its journal sequence number (the
-    ///   newest ``keptOutsideRequestLimit`` are kept).
+    ///   newest ``keptOutsideRequestLimit`` are kept, their answers' bodies at most ``keptOutsideRequestBytes``).
     /// - Throws: ``HostError`` `.tooMuchHeld`, or `.unknownSession` for a deleted session.
     public func sendFromOutside(_ request: NetworkRequest, keep: Bool = false) async throws(HostError) -> OutsideRequest {
         try admit("send \(request.head.method) \(request.url)")
@@ -37,9 +38,9 @@ extension Session {
     /// - Throws: ``HostError`` `.unknownRequest` when the session keeps no such request.
     public func outsideRequest(_ sequence: Int) throws(HostError) -> OutsideRequest {
         _ = try live()
-        guard let sent = outsideRequests.first(where: { $0.kept && $0.request.arrived?.sequence == sequence })?.request else {
-            let kept = outsideRequests.filter(\.kept).compactMap { $0.request.arrived?.sequence }
-            throw HostError(.unknownRequest, "session '\(id)' keeps no request \(sequence) sent from outside with \"wait\": false; it keeps the newest \(Self.keptOutsideRequestLimit) of those since its start or last reset (\(kept.isEmpty ? "none now" : "now \(kept.map(String.init).joined(separator: ", "))")).")
+        guard let sent = outsideRequests.kept(sequence) else {
+            let kept = outsideRequests.keptSequences
+            throw HostError(.unknownRequest, "session '\(id)' keeps no request \(sequence) sent from outside with \"wait\": false; it keeps the newest \(Self.keptOutsideRequestLimit) of those (at most \(Self.keptOutsideRequestBytes >> 20) MiB of answers) since its start or last reset (\(kept.isEmpty ? "none now" : "now \(kept.map(String.init).joined(separator: ", "))")).")
         }
         return sent
     }
@@ -60,18 +61,7 @@ extension Session {
         guard sent.arrived != nil else {
             throw HostError(.unknownSession, "session '\(id)' was deleted as the request to \(request.url) was sent; nothing was sent.")
         }
-        // Answered ones not kept are let go of; the pending ones stay, so a reset can end their waits.
-        outsideRequests.removeAll { !$0.kept && $0.request.result != nil }
-        outsideRequests.append((sent, keep))
-        let kept = outsideRequests.indices.filter { outsideRequests[$0].kept }
-        if kept.count > Self.keptOutsideRequestLimit { outsideRequests.remove(at: kept[0]) }
+        outsideRequests.add(sent, keep: keep)
         return sent
-    }
-
-    /// Ends the wait of every request sent from outside whose answer has not come, as the generation that would
-    /// have delivered it stops.
-    func cancelOutsideRequests() {
-        for sent in outsideRequests { sent.request.finish(.failure(.cancelled)) }
-        outsideRequests = []
     }
 }

@@ -58,9 +58,9 @@ public actor Session {
     /// The route changes made since the current generation started (`set route X`, `remove route Y`), which a
     /// scenario saved from the session would not keep.
     var routeChanges: [String] = []
-    /// Requests sent from outside whose answers are still to come, and those kept for reading later (`kept`), oldest
-    /// first (Session+OutsideRequests.swift).
-    var outsideRequests: [(request: OutsideRequest, kept: Bool)] = []
+    /// Requests sent from outside whose answers are still to come, and those kept for reading later
+    /// (Session+OutsideRequests.swift).
+    var outsideRequests = OutsideRequests(limit: Session.keptOutsideRequestLimit, byteLimit: Session.keptOutsideRequestBytes)
     /// Work of the Model the session could not see or order, oldest first (``escapeLimit`` at most).
     var escapes: [ModelEscape] = []
     /// Whether an escape fails the step that made it.
@@ -127,7 +127,7 @@ public actor Session {
         // What the replaced runtime still reports, such as a delayed answer cancelled as it stops, lands in no
         // later journal or step.
         journaling.startGeneration()
-        cancelOutsideRequests()
+        outsideRequests.cancelAll()
         try await live().stop()
         runtime = nil
         try await startRuntime(resetStore: true)
@@ -145,7 +145,7 @@ public actor Session {
         defer { endTurn() }
         // A reset that held the turn meanwhile built a new generation: stop that one too.
         if let runtime, runtime.clock !== current?.clock { await runtime.stop() }
-        cancelOutsideRequests()
+        outsideRequests.cancelAll()
         runtime = nil
         events.finish()
     }

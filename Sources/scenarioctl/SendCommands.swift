@@ -87,7 +87,7 @@ struct Send: AsyncParsableCommand {
 struct Sent: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the answer of a request sent with send --no-wait, or that it is still pending.",
-        discussion: "N is the request's journal sequence number, which send --no-wait printed. A session keeps the newest 64 such requests since its start or last reset.")
+        discussion: "N is the request's journal sequence number, which send --no-wait printed. A session keeps the newest 64 such requests since its start or last reset, their answers' bodies at most 16 MiB together.")
     @OptionGroup var options: ClientOptions
     @OptionGroup var target: SessionOptions
     @Argument(help: "The request's number.") var sequence: Int

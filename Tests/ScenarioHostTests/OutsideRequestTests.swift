@@ -26,6 +26,9 @@ import Testing
             - name: slow
               request: { method: GET, url: https://api.example.com/slow }
               response: { status: 200, body: late, delay: 5s }
+            - name: big
+              request: { method: GET, url: https://api.example.com/big }
+              response: { status: 200, bodyFile: fixtures/big.bin }
         """
 
     /// A host with the shipped scenarios and `outside`, the scenario above.
@@ -33,6 +36,8 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outside-\(UUID().uuidString)/outside")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data(scenario.utf8).write(to: directory.appendingPathComponent("scenario.yaml"))
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
+        try Data(repeating: 7, count: 3 << 20).write(to: directory.appendingPathComponent("fixtures/big.bin"))
         let catalog = ScenarioCatalog.load(from: [shippedScenarios, directory.deletingLastPathComponent()], models: shippedModels.names)
         #expect(catalog.problems.isEmpty, "\(catalog.problems)")
         return SessionHost(catalog: catalog, models: shippedModels)
@@ -139,6 +144,21 @@ import Testing
         let again = try await session.sendFromOutside(Self.request(.post, "https://api.example.com/count", body: "two"))
         #expect(try again.result?.get().head.status.code == 202)
         #expect(await session.requestJournal().entries == journal)
+    }
+
+    /// Kept answers are bounded in bytes too: 3 MiB each, so the newest five fit in 16 MiB and the sixth oldest goes.
+    @Test func keptAnswersAreBoundedInBytes() async throws {
+        let session = try await Self.host().createSession(of: "outside")
+        var sequences: [Int] = []
+        for _ in 0..<10 {
+            let sent = try await session.sendFromOutside(Self.request(.get, "https://api.example.com/big"), keep: true)
+            #expect(try sent.result?.get().body.count == 3 << 20)
+            sequences.append(try #require(sent.arrived).sequence)
+        }
+        for (index, sequence) in sequences.enumerated() {
+            let kept = (try? await session.outsideRequest(sequence)) != nil
+            #expect(kept == (index >= 5), "request \(sequence)")
+        }
     }
 
     /// 100,000 requests through one session: every one answered in turn, the kept ones bounded to the newest 64, the
