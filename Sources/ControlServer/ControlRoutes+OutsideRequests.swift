@@ -14,10 +14,11 @@ extension ControlRoutes {
             let body = try await JSONBody.decode(SendRequestBody.self, from: request,
                                                  fields: ["method", "url", "headers", "body", "bodyBase64", "wait"], required: ["url"],
                                                  emptyMeans: nil)
-            let outgoing = try Self.networkRequest(body)
             let session = try await session(context)
             let wait = body.wait ?? true
-            let sent = try await session.sendFromOutside(outgoing, keep: !wait)
+            // The request is made in the call: made before the await above, Swift 6.3.1's optimizer crashes (signal
+            // 11, splitting this coroutine) in a release build, as it did for a stream push.
+            let sent = try await session.sendFromOutside(try Self.networkRequest(body), keep: !wait)
             if wait, sent.result == nil {
                 // Until a clock move delivers it; a client that hangs up stops the wait (the request goes on).
                 let waiter = Task { _ = await sent.answer() }

@@ -115,9 +115,23 @@ public struct ScenarioSession: Sendable {
         try await client.rewind(to: step, session: id)
     }
 
-    /// The journal: every request the Model made, oldest first.
+    /// The journal: every request the Model made, oldest first (not those the test sent itself with ``send(_:_:headers:body:wait:)``).
     public func requests() async throws -> [NetworkExchange] {
-        try await client.journal(session: id).entries
+        try await client.journal(session: id).entries.filter { $0.outside != true }
+    }
+
+    /// Sends one request through the session's network from outside, exactly as its Model's network service would
+    /// (routes, sequences, network conditions, faults, delays), and returns what it got: the response
+    /// (``/ControlAPI/SentRequestBody/status``, ``/ControlAPI/SentRequestBody/bodyData``) or the transport error
+    /// (``/ControlAPI/SentRequestBody/fault``), with its journal entry (the route that answered, or the near misses).
+    /// The Model is not told, and ``requests()`` leaves the request out; the route's count
+    /// (``expectRequest(route:times:)``) includes it, as the route answered it. An answer that waits on the session's
+    /// clock is waited for unless `wait` is false: then it comes back `pending`, for
+    /// ``/ScenarioClient/ControlClient/sentRequest(_:session:)``.
+    @discardableResult
+    public func send(_ method: String, _ url: String, headers: [String] = [], body: String? = nil, wait: Bool = true) async throws -> SentRequestBody {
+        try await client.sendRequest(SendRequestBody(method: method, url: url, headers: headers.isEmpty ? nil : headers, body: body,
+                                                     wait: wait ? nil : false), session: id)
     }
 
     /// Asserts that a request was made, with a body containing `body` (JSON, by subset) when given.

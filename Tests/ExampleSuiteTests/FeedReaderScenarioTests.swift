@@ -65,6 +65,19 @@ struct Feed: Decodable, Sendable {
         }
     }
 
+    @Test func aTestSendsARequestThroughTheSessionsRoutes() async throws {
+        try await withScenario("offline-demo") { session in
+            let sent = try await session.send("GET", "https://www.cocoawithlove.com/feed.json", headers: ["Accept: application/json"])
+            #expect(sent.status == 200 && sent.journal?.route == "feed")
+            let missed = try await session.send("GET", "https://www.cocoawithlove.com/feed.xml")
+            #expect(missed.fault == "connectionRefused")
+            #expect(missed.journal?.nearMisses?.first?.explanation.contains("differs in /url") == true)
+            // The Model's own requests are its start's fetch only; the route answered the test's too.
+            #expect(try await session.requests().count == 1)
+            try await session.expectRequest(route: "feed", times: 2)
+        }
+    }
+
     @Test func aVariationNeedsNoScenarioFileOfItsOwn() async throws {
         let unavailable: JSONValue = ["network": ["routes": [[
             "name": "feed",
