@@ -1,9 +1,12 @@
 public import Foundation
 public import ScenarioExplore
+import ControlServer
 import Services
 
 /// Explores `scenario` as `scenarioctl explore` does, in the test's daemon, and fails the test when a walk breaks a
-/// property: the error names the property, the minimal walk and how the failing step changed the state.
+/// property: the error names the property, the minimal walk and how the failing step changed the state. A daemon in
+/// another process runs the walks itself (`POST /v1/explorations`), unless `properties` are given, which only this
+/// process can check; a daemon in this process walks on its engine directly.
 ///
 /// ```swift
 /// @Test func theInboxNeverCountsBelowZero() async throws {
@@ -31,10 +34,15 @@ public func explore(
     propertiesFile: URL? = nil, walkFile: URL? = nil, daemon: TestDaemon? = nil
 ) async throws -> ExploreReport {
     let daemon = if let daemon { daemon } else if let current = TestDaemon.current { current } else { try await TestDaemon.shared.value }
-    let explorer = Explorer(client: daemon.client, target: daemon.walkTarget, scenario: scenario, options: ExploreOptions(
-        walks: walks, steps: steps, seed: seed, parallelism: parallelism, propertiesFile: propertiesFile,
-        properties: properties, walkFile: walkFile))
-    let report = try await explorer.run()
+    let options = ExploreOptions(walks: walks, steps: steps, seed: seed, parallelism: parallelism, propertiesFile: propertiesFile,
+                                 properties: properties, walkFile: walkFile)
+    // A daemon in another process runs the walks on its own engine (one request, not one per step) and reports as an
+    // explorer here would; properties written in Swift can only be checked here, so they keep the walks here.
+    let report = if properties.isEmpty, !(daemon.walkTarget is EngineWalkTarget) {
+        try await daemon.client.explore(scenario, options: options)
+    } else {
+        try await Explorer(client: daemon.client, target: daemon.walkTarget, scenario: scenario, options: options).run()
+    }
     if report.failure != nil { throw ScenarioTestingError(report.text) }
     return report
 }

@@ -61,6 +61,26 @@ import Testing
         }
     }
 
+    /// ScenarioTesting's explore against a daemon in another process runs the walks in that daemon, as one
+    /// exploration rather than a request per step, and reports what an exploration in this process reports.
+    @Test func aTestsExploreRunsInADaemonProcess() async throws {
+        let inDaemon = try await Mode.daemon.start()
+        let here = try await Mode.inProcess.start()
+        let there = try await explore("booking", walks: 80, steps: 12, seed: 3, parallelism: 2, daemon: inDaemon)
+        let local = try await explore("booking", walks: 80, steps: 12, seed: 3, parallelism: 2, daemon: here)
+        #expect(there.withoutTimings == local.withoutTimings)
+        // A walk that breaks a property fails the test the same way in both.
+        for bug in ExploreTests.plantedBugs.prefix(2) {
+            for daemon in [inDaemon, here] {
+                let error = try await #require(throws: ScenarioTestingError.self) {
+                    try await explore(bug.scenario, walks: 300, steps: 20, seed: 3, parallelism: 2, daemon: daemon)
+                }
+                #expect(error.description.contains("FAILED: \(bug.property)"), "\(error)")
+            }
+        }
+        #expect(try await inDaemon.client.explorations().count == 3)
+    }
+
     /// docs/explore-a-model.md's curl example, run as written against a daemon of the shipped scenarios: it
     /// starts an exploration and follows it to its report.
     @Test func theDocsCurlExampleRunsAsWritten() async throws {
