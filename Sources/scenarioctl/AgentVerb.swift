@@ -2,6 +2,7 @@ import ControlAPI
 import Foundation
 import MCP
 import ScenarioClient
+import ScenarioExplore
 import Services
 
 /// One of the daemon's verbs as an MCP tool: sessions, state, journal, clock, network, store, history, saving.
@@ -159,6 +160,26 @@ struct AgentVerb: Sendable {
                   schema: schema(["session": session, "sequence": property("integer", "The request's sequence, as send_request returned it.")], required: ["sequence"]),
                   annotations: .init(readOnlyHint: true, openWorldHint: false)) { client, arguments in
             .encoding(try await client.sentRequest(arguments.integer("sequence") ?? 0, session: arguments.session()))
+        },
+        // The walks run in the daemon (POST /v1/explorations), at its engine's speed; the call returns with the report.
+        AgentVerb(name: "explore", description: "Explore a scenario for bugs: the daemon runs seeded walks of random steps (the Model's actions with drawn arguments, clock moves, network weather), checking the scenario's properties (its properties.yaml) and the built-in ones (no escape, no server error, replay identical) after every step. Returns the report: steps run, actions and routes reached, and for a broken property the minimal walk that breaks it, step by step. The same seed gives the same report.",
+                  schema: schema([
+                      "scenario": property("string", "The scenario to explore (list_scenarios names them)."),
+                      "walks": property("integer", "Walks to run. Default: 100."),
+                      "steps": property("integer", "Steps per walk. Default: 20."),
+                      "seed": property("integer", "The seed, 0 or more: the same seed walks the same steps. Default: 1."),
+                  ], required: ["scenario"]), annotations: .init(readOnlyHint: true, idempotentHint: true, openWorldHint: false)) { client, arguments in
+            let seed = arguments.integer("seed") ?? 1
+            guard seed >= 0 else {
+                throw AgentTools.Failure(code: APIErrorCode.invalidArguments.rawValue, message: "argument 'seed' is \(seed); a seed is 0 or more.")
+            }
+            let options = ExploreOptions(walks: arguments.integer("walks") ?? 100, steps: arguments.integer("steps") ?? 20, seed: UInt64(seed), parallelism: 2)
+            do {
+                let report = try await client.explore(arguments.string("scenario") ?? "", options: options)
+                return .object(["report": .encoding(report), "text": .string(report.text)])
+            } catch let error as ExploreError {
+                throw AgentTools.Failure(code: "explorationRefused", message: error.description)
+            }
         },
         AgentVerb(name: "edit_store", description: "Set or remove a key of the session's key-value store, as if the Model's store held it.",
                   schema: schema([

@@ -38,7 +38,7 @@ def test_tools_are_the_daemons_verbs_and_each_models_actions(daemon, scenarioctl
 
     tools = {tool.name: tool for tool in agent(daemon, scenarioctl, body)}
     for verb in ["list_scenarios", "list_models", "open_session", "close_session", "read_state", "read_journal",
-                 "move_clock", "set_network_conditions", "list_streams", "push_to_stream", "close_stream", "send_request", "read_sent_request", "edit_store", "rewind",
+                 "move_clock", "set_network_conditions", "list_streams", "push_to_stream", "close_stream", "send_request", "read_sent_request", "explore", "edit_store", "rewind",
                  "save_scenario"]:
         assert verb in tools, f"{verb} missing from {sorted(tools)}"
     action_tools = [name for name in tools if "_" in name and name.split("_")[0] in {m["name"].lower() for m in models}]
@@ -104,6 +104,27 @@ def test_an_agent_sends_a_request_through_the_sessions_routes(daemon, scenarioct
     assert late.structuredContent["status"] == 200 and "Cocoa with Love" in late.structuredContent["body"], late.structuredContent
     assert missed.isError is False and missed.structuredContent["fault"] == "connectionRefused"
     assert missed.structuredContent["journal"]["nearMisses"][0]["field"] == "/method", missed.structuredContent
+
+
+def test_an_agent_explores_a_scenario_in_the_daemon(daemon, scenarioctl):
+    async def body(session, _):
+        held = await session.call_tool("explore", {"scenario": "offline-demo", "walks": 30, "steps": 8, "seed": 7})
+        again = await session.call_tool("explore", {"scenario": "offline-demo", "walks": 30, "steps": 8, "seed": 7})
+        unknown = await session.call_tool("explore", {"scenario": "offline-dem"})
+        negative = await session.call_tool("explore", {"scenario": "offline-demo", "seed": -1})
+        return held, again, unknown, negative
+
+    held, again, unknown, negative = agent(daemon, scenarioctl, body)
+    assert not held.isError, held.content
+    report = held.structuredContent["report"]
+    assert report["walksRun"] == 30 and report["steps"] == 240 and "failure" not in report, report
+    assert "every property held" in held.structuredContent["text"], held.structuredContent["text"]
+    # The same seed, the same walks: only the timings differ.
+    strip = lambda r: {key: value for key, value in r.items() if key not in ("seconds", "stepsPerSecond")}
+    assert strip(again.structuredContent["report"]) == strip(report)
+    assert daemon.http.get("/v1/explorations").json()["explorations"][-1]["status"] == "finished"
+    assert unknown.isError and "offline-demo" in unknown.structuredContent["error"]["message"], unknown.structuredContent
+    assert negative.isError and negative.structuredContent["error"]["code"] == "invalidArguments"
 
 
 def test_a_bad_argument_is_a_tool_error_naming_the_field(daemon, scenarioctl):

@@ -128,6 +128,24 @@ def test_the_daemon_wide_calls(scenariod: ScenariodClient):
     assert "offline-demo" in {scenario["name"] for scenario in scenariod.scenarios()}
 
 
+def test_explore_runs_in_the_daemon_and_a_broken_property_fails_the_test(scenariod: ScenariodClient):
+    report = scenariod.explore("offline-demo", walks=20, steps=8, seed=7)
+    assert report["walksRun"] == 20 and report["steps"] == 160 and "failure" not in report, report
+    # The same seed, the same walks: only the timings differ.
+    again = scenariod.explore("offline-demo", walks=20, steps=8, seed=7)
+    timeless = lambda r: {key: value for key, value in r.items() if key not in ("seconds", "stepsPerSecond")}
+    assert timeless(again) == timeless(report)
+    broken = {"network": {"routes": [{"extends": "feed", "response": {"status": 500}}]}}
+    with pytest.raises(AssertionError) as failed:
+        scenariod.explore("offline-demo", walks=20, seed=7, overrides=broken)
+    assert "the demo feed keeps its four items" in str(failed.value) and "properties.yaml:5:11" in str(failed.value), failed.value
+    unchecked = scenariod.explore("offline-demo", walks=20, seed=7, overrides=broken, check=False)
+    assert unchecked["failure"]["property"]["property"] == "the demo feed keeps its four items"
+    with pytest.raises(ScenariodError) as refused:
+        scenariod.explore("offline-dem")
+    assert refused.value.code == "unknownScenario"
+
+
 def test_expect_request_takes_a_pattern_or_ignores_the_query(scenario):
     import re
     session = scenario("ratings-signed-in")

@@ -134,3 +134,46 @@ class ScenariodClient:
     def session_ids(self) -> Sequence[str]:
         """The ids of the open sessions."""
         return [session["id"] for session in self.sessions()]
+
+    def explore(self, scenario: str, *, walks: int = 100, steps: int = 20, seed: int = 1, parallelism: int = 2,
+                overrides: Optional[Mapping[str, Any]] = None, check: bool = True) -> dict[str, Any]:
+        """POST /v1/explorations: explores `scenario` in the daemon, as ``scenarioctl explore`` does: seeded walks
+        of random steps (the Model's actions, clock moves, network weather), the scenario's properties (its
+        ``properties.yaml``) and the built-in ones checked after every step, on the daemon's engine.
+
+        Follows the exploration's events to its end and returns its report: ``walksRun``, ``steps``, ``stepKinds``,
+        ``routesNeverRequested``, and ``failure`` (the broken property and the minimal walk) when one broke. With
+        ``check`` (the default) a broken property fails the test: an ``AssertionError`` names the property, where
+        it is written, and the walk's steps. The same seed gives the same report. Waits as long as walks keep
+        finishing; the client's timeout bounds the wait for each.
+        """
+        __tracebackhide__ = True
+        body: dict[str, Any] = {"scenario": scenario, "walks": walks, "steps": steps, "seed": seed, "parallelism": parallelism}
+        if overrides is not None:
+            body["overrides"] = dict(overrides)
+        exploration = self.call("POST", "/v1/explorations", body)
+        path = f"/v1/explorations/{path_segment(exploration['id'])}/events"
+        try:
+            with self.http.stream("GET", path) as response:
+                if response.status_code >= 400:
+                    response.read()
+                    raise ScenariodError.from_response("GET", path, response)
+                for line in response.iter_lines():
+                    if line.startswith("data:"):
+                        exploration = json.loads(line[5:])
+        except httpx.TransportError as error:
+            raise ScenariodUnreachable(f"GET {path}: scenariod on {self.socket_path} stopped answering ({type(error).__name__}: {error}); "
+                                       f"the exploration may still run (DELETE /v1/explorations/{exploration['id']} stops it).") from error
+        if exploration["status"] != "finished":
+            raise ScenariodError("GET", path, 200, "exploration" + exploration["status"].capitalize(),
+                                 exploration.get("error") or f"exploration {exploration['id']} ended {exploration['status']}")
+        report: dict[str, Any] = exploration["report"]
+        failure = report.get("failure")
+        if check and failure:
+            broken = failure["property"]
+            walk = "\n".join(f"  {number}. {json.dumps(step, sort_keys=True)}" for number, step in enumerate(failure["steps"], 1))
+            changed = ", ".join(failure.get("stateDifference", [])) or "nothing"
+            raise AssertionError(f"exploring {scenario} (seed {seed}): {broken['property']} "
+                                 f"({broken.get('place', 'a built-in property')}) broke at step {broken['step']}: {broken['detail']}; "
+                                 f"that step changed {changed}. The minimal walk:\n{walk}")
+        return report
