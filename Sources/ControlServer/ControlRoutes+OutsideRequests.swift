@@ -2,7 +2,6 @@ import ControlAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 import ScenarioHost
 import Services
 
@@ -20,12 +19,10 @@ extension ControlRoutes {
             // 11, splitting this coroutine) in a release build, as it did for a stream push.
             let sent = try await session.sendFromOutside(try Self.networkRequest(body), keep: !wait)
             if wait, sent.result == nil {
-                // Until a clock move delivers it; a client that hangs up stops the wait (the request goes on).
-                let waiter = Task { _ = await sent.answer() }
-                if let connection = context.connection {
-                    ClientGoneWatch.future(of: connection).whenComplete { _ in waiter.cancel() }
-                }
-                await waiter.value
+                // Until a clock move delivers it, or a reset or delete ends it: no longer than the request itself
+                // waits. (A watch for a client that hangs up would add a callback to its connection per request,
+                // which a keep-alive connection holds until it closes.)
+                _ = await sent.answer()
             }
             return Self.response(for: sent, in: session)
         }
