@@ -24,7 +24,9 @@ public struct NetworkRequest: Sendable, Hashable {
     ///   - body: The body bytes.
     public init(method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data = Data()) {
         var head = HTTPRequest(method: method, scheme: url.scheme, authority: url.host.map { host in
-            url.port.map { "\(host):\($0)" } ?? host
+            // URL gives an IPv6 literal without its brackets, which the authority needs back (RFC 3986 §3.2.2).
+            let host = host.contains(":") ? "[\(host)]" : host
+            return url.port.map { "\(host):\($0)" } ?? host
         }, path: Self.pathAndQuery(of: url))
         head.headerFields = headerFields
         self.init(head: head, body: body)

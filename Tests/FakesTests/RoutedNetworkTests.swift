@@ -22,6 +22,13 @@ import Testing
         NetworkRequest(method: method, url: URL(string: url)!, headerFields: headers, body: Data(body.utf8))
     }
 
+    /// An IPv6 literal keeps its brackets in the URL the request addresses, with or without a port.
+    @Test func anIPv6HostKeepsItsBrackets() {
+        #expect(request(.get, "http://[::1]:8080/x?a=1").url == "http://[::1]:8080/x?a=1")
+        #expect(request(.get, "https://[2001:db8::7]/feed.json").url == "https://[2001:db8::7]/feed.json")
+        #expect(request(.get, "https://www.example.com:8443/").url == "https://www.example.com:8443/")
+    }
+
     /// Issue 27, item 5: an encoder's key order or spacing is not a different request.
     @Test func twoEncodersWithDifferentKeyOrdersMakeOneJournal() async throws {
         let fake = network([Route(name: "rate", matcher: RequestMatcher(method: "POST", body: ["driver": 5]), outcomes: [ok(201)])])
