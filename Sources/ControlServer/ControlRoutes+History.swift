@@ -1,7 +1,7 @@
 import ControlAPI
-import HTTPTypes
 import Fakes
 import Foundation
+import HTTPTypes
 import Hummingbird
 import ScenarioHost
 import Services

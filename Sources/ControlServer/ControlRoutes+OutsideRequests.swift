@@ -27,13 +27,8 @@ extension ControlRoutes {
             return Self.response(for: sent, in: session)
         }
         router.get("/v1/sessions/:session/network/requests/:sequence") { _, context in
-            let text = try parameter("sequence", of: context)
+            let sequence = try journalNumber("sequence", of: context, refusal: "a request sent with \"wait\": false is named by the sequence its answer gave")
             let session = try await session(context)
-            // A number too large for any journal names no request: a 404, as any other unknown number.
-            guard let sequence = Int(text) ?? (text.allSatisfy(\.isASCII) && text.allSatisfy(\.isNumber) && !text.isEmpty ? Int.max : nil),
-                  sequence > 0 else {
-                throw APIError(.badRequest, .invalidRequest, "'\(text.prefix(80))' is not a request's sequence number; a request sent with \"wait\": false is named by the sequence its answer gave.")
-            }
             return Self.response(for: try await session.outsideRequest(sequence), in: session)
         }
     }

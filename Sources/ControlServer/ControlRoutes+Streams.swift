@@ -17,7 +17,7 @@ extension ControlRoutes {
             let body = try await JSONBody.decode(CloseStreamRequest.self, from: request, fields: ["fault", "code", "reason"], required: [])
             let fault = try TransportError(field: body.fault)
             let frame = try Self.closeFrame(of: body)
-            let number = try streamNumber(context)
+            let number = try journalNumber("stream", of: context, refusal: Self.streamNumbering)
             let session = try await session(context)
             // What the frame may hold depends on the stream, so it is checked once the stream is known to be open (a
             // stream that is not gets the session's 404).
@@ -38,7 +38,7 @@ extension ControlRoutes {
     private func push(_ request: Request, _ context: ControlRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(PushToStreamRequest.self, from: request, fields: ["data", "event", "id", "retry", "text"],
                                              required: [], emptyMeans: nil)
-        let number = try streamNumber(context)
+        let number = try journalNumber("stream", of: context, refusal: Self.streamNumbering)
         let session = try await session(context)
         if let kind = try await Self.kind(of: number, in: session), kind != .events, body.text == nil {
             throw APIError(.badRequest, .invalidRequest, "stream \(number) is \(Self.describe(kind)): push what it sends as 'text', sent exactly as written; 'data', 'event', 'id' and 'retry' make a server-sent event, which only an event stream carries.")
@@ -75,15 +75,7 @@ extension ControlRoutes {
         return WebSocketClose(code: code, reason: body.reason ?? "")
     }
 
-    private func streamNumber(_ context: ControlRequestContext) throws -> Int {
-        let text = try parameter("stream", of: context)
-        // A number too large for any journal names no open stream: a 404 like any other number, not a malformed one.
-        if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), Int(text) == nil { return .max }
-        guard let number = Int(text), number > 0 else {
-            throw APIError(.badRequest, .invalidRequest, "stream '\(text.prefix(80))' is not a stream number; streams are numbered by their request's journal sequence (GET /v1/sessions/ID/streams lists them).")
-        }
-        return number
-    }
+    private static let streamNumbering = "streams are numbered by their request's journal sequence (GET /v1/sessions/ID/streams lists them)"
 
     /// The bytes a push sends: an event in the wire format, or `text` as written.
     private static func bytes(of body: PushToStreamRequest) throws -> Data {

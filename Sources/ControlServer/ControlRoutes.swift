@@ -69,6 +69,18 @@ struct ControlRoutes: Sendable {
         try await host.session(try parameter("session", of: context))
     }
 
+    /// A path parameter that names a journal sequence number (a stream, a request sent from outside), or a 400 that
+    /// says what it is not and `refusal`: how such things are numbered. A number too large for any journal names none:
+    /// `Int.max`, answered with the 404 of any other unknown number rather than as malformed.
+    func journalNumber(_ name: String, of context: ControlRequestContext, refusal: String) throws -> Int {
+        let text = try parameter(name, of: context)
+        if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), Int(text) == nil { return .max }
+        guard let number = Int(text), number > 0 else {
+            throw APIError(.badRequest, .invalidRequest, "\(name) '\(text.prefix(80))' is not a \(name) number; \(refusal).")
+        }
+        return number
+    }
+
     /// A path parameter, percent-decoded (Hummingbird hands them over as sent), so `a%2Fb` is the key `a/b`.
     func parameter(_ name: String, of context: ControlRequestContext) throws -> String {
         let raw = try context.parameters.require(name)
