@@ -98,6 +98,8 @@ def test_a_demo_in_the_dashboard(dashboard):
     daemon.call("POST", f"/v1/sessions/{session}/network/requests", expect=200, json={"url": "https://www.cocoawithlove.com/other.json"})
     wait(browser, lambda: "GET https://www.cocoawithlove.com/other.json sent from outside" in browser.find_element(By.ID, "journal").text,
          "the request sent from outside")
+    browser.execute_script("document.getElementById('journal').scrollIntoView()")
+    shoot(browser, "04b-sent-from-outside")
     history = browser.find_element(By.ID, "history").text
     assert "advance the clock by 2s" in history and "action setIsRead" in history
     shoot(browser, "04-marked-read")
