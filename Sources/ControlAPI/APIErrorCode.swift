@@ -120,6 +120,9 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, Codable, Custo
     /// The session keeps no request of that number sent from outside with `"wait": false` (404).
     public static let unknownRequest = APIErrorCode(rawValue: "unknownRequest")
 
+    /// A session's endpoint cannot listen where it was asked to: the port is taken, or the socket's place is (409).
+    public static let endpointUnavailable = APIErrorCode(rawValue: "endpointUnavailable")
+
     /// The session's history has no such step (422).
     public static let unknownStep = APIErrorCode(rawValue: "unknownStep")
 
@@ -201,5 +204,6 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, Codable, Custo
         .noSuchEndpoint, .methodNotAllowed, .httpError, .`internal`, .malformedRequest,
         .unsupportedTransferEncoding, .bodyTimeout, .foreignOrigin, .tokenRefused, .daemonUnavailable,
         .unknownExploration, .tooManyExplorations, .explorationTooLong, .unknownRequest,
+        .endpointUnavailable,
     ]
 }

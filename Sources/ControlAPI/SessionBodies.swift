@@ -11,12 +11,15 @@ public struct CreateSessionRequest: Codable, Sendable, Hashable {
     /// `network.routes` (extra routes, or replacements of same-named ones), `keyValue.seed` (merged by key),
     /// `clock`, `random`, a team's service sections.
     public var overrides: JSONValue?
+    /// Give the session its own HTTP listener (a session endpoint); nil for none.
+    public var endpoint: SessionEndpointRequest?
 
     /// A request for a session of `scenario`.
-    public init(scenario: String, id: String? = nil, overrides: JSONValue? = nil) {
+    public init(scenario: String, id: String? = nil, overrides: JSONValue? = nil, endpoint: SessionEndpointRequest? = nil) {
         self.scenario = scenario
         self.id = id
         self.overrides = overrides
+        self.endpoint = endpoint
     }
 }
 
@@ -39,10 +42,13 @@ public struct SessionBody: Codable, Sendable, Hashable {
     public var escapes: [ModelEscapeBody]
     /// What the session's stores hold, in bytes; nil from a daemon older than byte bounds.
     public var held: HeldBytesBody?
+    /// The session's own HTTP listener, when it was created with one.
+    public var endpoint: SessionEndpointBody?
 
     /// A session as the daemon lists it.
     public init(id: String, scenario: String, model: String, now: Date, requests: Int, unmatchedRequests: Int,
-                escapes: [ModelEscapeBody] = [], held: HeldBytesBody? = nil) {
+                escapes: [ModelEscapeBody] = [], held: HeldBytesBody? = nil, endpoint: SessionEndpointBody? = nil) {
+        self.endpoint = endpoint
         self.id = id
         self.scenario = scenario
         self.model = model
@@ -65,6 +71,7 @@ public struct SessionBody: Codable, Sendable, Hashable {
         // Daemons before escapes were reported send none.
         escapes = try container.decodeIfPresent([ModelEscapeBody].self, forKey: .escapes) ?? []
         held = try container.decodeIfPresent(HeldBytesBody.self, forKey: .held)
+        endpoint = try container.decodeIfPresent(SessionEndpointBody.self, forKey: .endpoint)
     }
 }
 

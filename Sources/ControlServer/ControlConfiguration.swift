@@ -18,11 +18,15 @@ public struct ControlConfiguration: Sendable {
     public var bodyTimeout: Duration
     /// How much exploring (`POST /v1/explorations`) the daemon takes on.
     public var explorations: ExplorationLimits
+    /// Where sessions' Unix socket endpoints are made (`endpoints/` in the daemon's runtime directory); nil when the
+    /// daemon has none, and then a session's endpoint must be a loopback port.
+    public var endpointDirectory: String?
 
     /// Creates a configuration.
     public init(name: String = "scenariod", version: String, defaultSession: String?, access: AccessPolicy = .open, requestTimeout: Duration = .seconds(30),
                 bodyTimeout: Duration = .seconds(30), explorations: ExplorationLimits = ExplorationLimits(),
-                reload: @escaping @Sendable () async -> ScenarioCatalog) {
+                endpointDirectory: String? = nil, reload: @escaping @Sendable () async -> ScenarioCatalog) {
+        self.endpointDirectory = endpointDirectory
         self.access = access
         self.explorations = explorations
         self.requestTimeout = requestTimeout

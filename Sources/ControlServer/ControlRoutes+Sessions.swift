@@ -7,8 +7,18 @@ import ScenarioHost
 extension ControlRoutes {
     func addSessionRoutes(to router: EndpointRouter) {
         router.post("/v1/sessions") { request, _ in
-            let body = try await JSONBody.decode(CreateSessionRequest.self, from: request, fields: ["scenario", "id", "overrides"], required: ["scenario"])
+            let body = try await JSONBody.decode(CreateSessionRequest.self, from: request, fields: ["scenario", "id", "overrides", "endpoint"], required: ["scenario"])
             let session = try await host.createSession(of: body.scenario, id: body.id, overrides: body.overrides)
+            if let endpoint = body.endpoint {
+                do {
+                    _ = try await SessionEndpoint.open(endpoint, for: session, directory: configuration.endpointDirectory,
+                                                       access: configuration.access, logger: session.logger)
+                } catch {
+                    // A session without the endpoint it was asked for is not what the client wanted: none is made.
+                    try? await host.deleteSession(session.id)
+                    throw error
+                }
+            }
             return JSONResponse.make(try await SessionBody(session), status: .created)
         }
         router.get("/v1/sessions") { _, _ in
@@ -41,7 +51,8 @@ extension SessionBody {
         self.init(id: info.id, scenario: info.scenario, model: info.model, now: info.now,
                   requests: info.requests, unmatchedRequests: info.unmatchedRequests, escapes: info.escapes.map(ModelEscapeBody.init),
                   held: HeldBytesBody(journal: info.held.journal, history: info.held.history, events: info.held.events,
-                                      recording: info.held.recording))
+                                      recording: info.held.recording),
+                  endpoint: await session.attachment(SessionEndpoint.self)?.body)
     }
 }
 

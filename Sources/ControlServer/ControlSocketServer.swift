@@ -36,6 +36,17 @@ public struct ControlSocketServer: Service, CustomStringConvertible {
             case .inherited(let descriptor, let path): path ?? "inherited socket (fd \(descriptor))"
             }
         }
+
+        /// Where sessions' Unix socket endpoints go: `endpoints/` in systemd's `RUNTIME_DIRECTORY`, else beside the
+        /// control socket; nil for an inherited socket of unknown path outside systemd.
+        public func endpointDirectory() -> String? {
+            if let runtime = ProcessInfo.processInfo.environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first { return "\(runtime)/endpoints" }
+            let socket: String? = switch self {
+            case .path(let path): path
+            case .inherited(_, let path): path
+            }
+            return socket.map { ($0 as NSString).deletingLastPathComponent }.map { ($0.isEmpty ? "." : $0) + "/endpoints" }
+        }
     }
 
     private let listener: Listener

@@ -116,7 +116,7 @@ public struct DaemonService: Service, CustomStringConvertible {
             configuration: ControlConfiguration(name: name, version: version, defaultSession: options.scenario == nil ? nil : "default",
                                                 access: access, requestTimeout: requestTimeout, bodyTimeout: bodyTimeout,
                                                 explorations: ExplorationLimits(running: options.maxExplorations, steps: options.maxExplorationSteps),
-                                                reload: { await reloader.reload() }),
+                                                endpointDirectory: listener.endpointDirectory(), reload: { await reloader.reload() }),
             logger: logger,
             onListening: {
                 let text = await status.text()

@@ -1,8 +1,9 @@
 import ControlAPI
+public import Fakes
 import Foundation
 import HTTPTypes
 public import Services
-import SessionRuntime
+public import SessionRuntime
 
 // Requests a client sends through the session's network from outside, as its Model's network service sends its own.
 extension Session {
@@ -17,14 +18,18 @@ extension Session {
     ///
     /// Returns once the session has settled, with the answer, or still waiting for it when the answer waits on the
     /// session's clock (a route's `delay`): ``OutsideRequest/answer()`` then waits until a clock move delivers it.
-    /// - Parameter keep: Keep the request for ``outsideRequest(_:)`` to read by its journal sequence number (the
-    ///   newest ``keptOutsideRequestLimit`` are kept, their answers' bodies at most ``keptOutsideRequestBytes``).
+    /// - Parameters:
+    ///   - keep: Keep the request for ``outsideRequest(_:)`` to read by its journal sequence number (the
+    ///     newest ``keptOutsideRequestLimit`` are kept, their answers' bodies at most ``keptOutsideRequestBytes``).
+    ///   - streaming: Given (a session endpoint's client), a streamed answer's head and chunks go to it as the clock
+    ///     delivers them rather than into the answer; it returns false once its client is gone, which ends the stream.
     /// - Throws: ``HostError`` `.tooMuchHeld`, or `.unknownSession` for a deleted session.
-    public func sendFromOutside(_ request: NetworkRequest, keep: Bool = false) async throws(HostError) -> OutsideRequest {
+    public func sendFromOutside(_ request: NetworkRequest, keep: Bool = false,
+                                streaming: (@Sendable (OutsideStreamPart) -> Bool)? = nil) async throws(HostError) -> OutsideRequest {
         try admit("send \(request.head.method) \(request.url)")
         let known = await takeTurn()
         defer { endTurn() }
-        let sent = try await sendNow(request, keep: keep)
+        let sent = try await sendNow(request, keep: keep, streaming: streaming)
         // The Model was given nothing to do, so its state is the one it was.
         setSettledState(known)
         let step = "the request sent from outside"
@@ -32,6 +37,12 @@ extension Session {
         await remember(.sendRequest(request))
         try failOnEscapes(escaped, during: step)
         return sent
+    }
+
+    /// The origins the session's routes name, in the order they are tried (``/Fakes/RouteOrigin``): where a session
+    /// endpoint sends a request made to its own address.
+    public func routeOrigins() async throws(HostError) -> [RouteOrigin] {
+        await (try live()).network.routeOrigins()
     }
 
     /// A request sent with `keep`, by its journal sequence number.
@@ -51,11 +62,12 @@ extension Session {
     }
 
     /// Sends `request`, holding the turn already, and returns once the session has settled.
-    func sendNow(_ request: NetworkRequest, keep: Bool) async throws(HostError) -> OutsideRequest {
+    func sendNow(_ request: NetworkRequest, keep: Bool,
+                 streaming: (@Sendable (OutsideStreamPart) -> Bool)? = nil) async throws(HostError) -> OutsideRequest {
         let runtime = try live()
         let sent = OutsideRequest()
         await runtime.clock.spawnAndSettle { [network = runtime.network] in
-            sent.finish(await network.sendFromOutside(request) { sent.arrive($0) })
+            sent.finish(await network.sendFromOutside(request, arrived: { sent.arrive($0) }, streaming: streaming))
         }
         // The session's work was stopped before the request arrived (it was deleted meanwhile): nothing was sent.
         guard sent.arrived != nil else {

@@ -1,7 +1,7 @@
 import ControlAPI
 import Fakes
 import Foundation
-import Logging
+public import Logging
 public import ScenarioFormat
 public import Services
 import SessionRuntime
@@ -22,7 +22,7 @@ public actor Session {
     /// so that a client's request costs no hop onto it.
     nonisolated let executor: SessionExecutor
     /// Carries `scenario`, `session` and `model` metadata, which become journal fields.
-    nonisolated let logger: Logger
+    public nonisolated let logger: Logger
     private let makeDriver: @Sendable (ModelServices) async -> ModelDriver
     let serviceDefinitions: [ServiceDefinition]
     private let durableStores: DurableStores
@@ -44,7 +44,7 @@ public actor Session {
     /// Counts the changes to `settledState`, so a read that overlapped one does not cache what it read.
     var settledStateVersion = 0
     /// Set once the host deletes the session; its state is then no longer published under its id.
-    private var isClosing = false
+    private(set) var isClosing = false
     // An actor is reentrant at every `await`; two actions interleaving there would make results depend on
     // scheduling, so changing operations wait for their turn here.
     var busy = false
@@ -61,6 +61,8 @@ public actor Session {
     /// Requests sent from outside whose answers are still to come, and those kept for reading later
     /// (Session+OutsideRequests.swift).
     var outsideRequests = OutsideRequests(limit: Session.keptOutsideRequestLimit, byteLimit: Session.keptOutsideRequestBytes)
+    /// What closes with the session (Session+Attachments.swift).
+    var attachments: [any SessionAttachment] = []
     /// Work of the Model the session could not see or order, oldest first (``escapeLimit`` at most).
     var escapes: [ModelEscape] = []
     /// Whether an escape fails the step that made it.
@@ -139,6 +141,8 @@ public actor Session {
         // The host has forgotten this session, so its id may name a new one already: stop speaking for it.
         isClosing = true
         settledStates.set(nil, for: id)
+        // First, so no client reaches the session through them while it stops.
+        await closeAttachments()
         let current = runtime
         await current?.stop()
         await takeTurn()

@@ -121,6 +121,7 @@ public final class TestDaemon: Sendable {
         let host = SessionHost(catalog: catalog, models: registry, stateDirectory: directory, escapePolicy: .fail)
         let responder = ControlResponder(host: host, configuration: ControlConfiguration(
             name: "in-process", version: "in-process", defaultSession: nil,
+            endpointDirectory: directory.appendingPathComponent("endpoints").path,
             // With the sessions and recordings saved as scenarios, as the daemon reloads them, so a saved one opens.
             reload: { await host.reload(from: [root] + [host.recordingsDirectory].compactMap { $0 }) }))
         return TestDaemon(client: ControlClient(transport: InProcessTransport(responder: responder)), host: host, process: nil,

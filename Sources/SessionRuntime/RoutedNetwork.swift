@@ -11,7 +11,7 @@ public import Services
 /// `pending` true, and with `pending` false once delivered. An unmatched request gets `unmatched` (a transport error) and near-miss explanations
 /// naming the closest routes.
 public actor RoutedNetwork: NetworkService {
-    private var routes: [Route]
+    private(set) var routes: [Route]
     private let unmatched: TransportError
     let clock: any ClockService
     /// The session's work (the clock's, or a scope of its own): live answers count as its work under way.
@@ -115,20 +115,11 @@ public actor RoutedNetwork: NetworkService {
         return try await answer(request, outside: false)
     }
 
-    /// Sends `request` as ``send(_:)`` does, for a client outside the session rather than its Model: journaled with
-    /// `outside` true, and handing the journal entry to `arrived` as the request arrives (before a delayed answer waits
-    /// on the clock), so the client learns its sequence number at once.
-    public func sendFromOutside(_ request: NetworkRequest, arrived: @Sendable (NetworkExchange) -> Void) async
-        -> Result<NetworkResponse, TransportError> {
-        do throws(TransportError) {
-            return .success(try await answer(request, outside: true, arrived: arrived))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    private func answer(_ request: NetworkRequest, outside: Bool, arrived: @Sendable (NetworkExchange) -> Void = { _ in })
-        async throws(TransportError) -> NetworkResponse {
+    /// The answer to `request`, as the Model's network service gives it; the part a client outside the session shares
+    /// (RoutedNetwork+Outside.swift). With `streaming`, a streamed answer's head and chunks go there as they come, and the
+    /// response returned has no body: they are not kept twice.
+    func answer(_ request: NetworkRequest, outside: Bool, arrived: @Sendable (NetworkExchange) -> Void = { _ in },
+                streaming: (@Sendable (OutsideStreamPart) -> Bool)? = nil) async throws(TransportError) -> NetworkResponse {
         guard !Task.isCancelled, !scope.isClosed else { throw .cancelled }
         let matched = await match(request, outside: outside)
         switch matched {
@@ -140,6 +131,14 @@ public actor RoutedNetwork: NetworkService {
         case .outcome(let outcome, let exchange) where outcome.stream != nil:
             // A Model that does not stream gets the whole body once the stream has ended, journaled as a stream.
             let stream = try await open(outcome, exchange)
+            if let streaming {
+                guard streaming(.head(stream.head)) else { return NetworkResponse(head: stream.head, body: Data()) }
+                for try await chunk in stream.body {
+                    // The client hung up: leaving the loop ends the stream, journaled as the Model's would be.
+                    guard streaming(.chunk(chunk)) else { break }
+                }
+                return NetworkResponse(head: stream.head, body: Data())
+            }
             var body = Data()
             for try await chunk in stream.body { body.append(chunk) }
             return NetworkResponse(head: stream.head, body: body)

@@ -1,0 +1,171 @@
+import ControlAPI
+import Fakes
+import Foundation
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import ScenarioHost
+import Services
+import SessionRuntime
+
+/// How a session endpoint answers one request: through the session's network, as the Model's would be answered
+/// (``Session/sendFromOutside(_:keep:streaming:)``), journaled as sent from outside. A streamed answer (server-sent
+/// events, chunks) is written chunk by chunk as the session's clock delivers it; a delayed one waits for the clock.
+/// A request no route answers gets 502 with the near misses, a timeout fault 504, a reset fault a closed connection.
+struct EndpointAnswer: Sendable {
+    let session: Session
+    /// Nil when the endpoint asks for none (a Unix socket, or `"token": false`).
+    let token: EndpointToken?
+    let origin: RouteOrigin?
+    let access: AccessPolicy
+    let logger: Logger
+
+    /// Header fields of one connection, not of the request: a client's proxy and framing fields are not the app's.
+    private static let hopByHop: [HTTPField.Name] = [
+        .connection, .transferEncoding, .contentLength, .upgrade, .te, .trailer, .proxyAuthorization,
+        HTTPField.Name("Keep-Alive")!, HTTPField.Name("Proxy-Connection")!,
+    ]
+    /// The journal sequence of the request an answer answers, so a client can find it in the journal.
+    static let sequenceField = HTTPField.Name("Scenario-Sequence")!
+    /// The transport error a 502 or 504 stands for.
+    static let faultField = HTTPField.Name("Scenario-Fault")!
+
+    func respond(to request: Request, writer: consuming ResponseWriter, channel: any Channel, peer: PeerCredentials?) async throws {
+        var request = request
+        if let peer, !access.allows(peer) {
+            logger.warning("refused \(request.method) \(request.head.path ?? "/") on the endpoint of session \(session.id) from \(peer)", metadata: peer.metadata)
+            return try await writer.write(response: Self.text(.forbidden, access.refusal(for: peer)))
+        }
+        guard request.method != .connect else {
+            return try await writer.write(response: Self.text(.notImplemented, """
+                A session endpoint does not tunnel TLS (CONNECT): send the app's requests as http:// through it; a host \
+                the session's routes name gets the scheme and port the routes give it, so http://api.example.com/items \
+                reaches the route for https://api.example.com/items.
+                """))
+        }
+        var fields = request.head.headerFields
+        var target = request.head.path ?? "/"
+        var setCookie = false
+        if let token {
+            switch token.check(&fields, &target) {
+            case .right(let inQuery): setCookie = inQuery
+            case let given:
+                return try await writer.write(response: refusal(given, authority: request.head.authority))
+            }
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: SessionEndpoint.bodyLimit)
+        } catch {
+            return try await writer.write(response: Self.text(.contentTooLarge, "the request's body is over the endpoint's \(SessionEndpoint.bodyLimit >> 20) MiB."))
+        }
+        for name in Self.hopByHop { fields[name] = nil }
+        let mapped: String
+        do throws(HostError) {
+            mapped = EndpointTarget(origins: try await session.routeOrigins(), origin: origin)
+                .url(authority: request.head.authority, target: target)
+        } catch {
+            return try await writer.write(response: gone(error))
+        }
+        guard let url = URL(string: mapped) else {
+            return try await writer.write(response: Self.text(.badRequest, "the request's target '\(mapped.prefix(200))' is not a URL."))
+        }
+        let sent: OutsideRequest
+        let (parts, delivery) = AsyncStream.makeStream(of: OutsideStreamPart.self)
+        do throws(HostError) {
+            sent = try await session.sendFromOutside(NetworkRequest(method: request.method, url: url, headerFields: fields, body: Data(buffer: body))) { part in
+                if case .terminated = delivery.yield(part) { return false }
+                return true
+            }
+        } catch {
+            return try await writer.write(response: gone(error))
+        }
+        // The parts end when the answer is in: at once for most, once the stream ends for a streamed one.
+        let answered = Task {
+            _ = await sent.answer()
+            delivery.finish()
+        }
+        defer { answered.cancel() }
+        let sequence = sent.arrived?.sequence ?? 0
+        var delivered = parts.makeAsyncIterator()
+        guard case .head(let head)? = await delivered.next() else {
+            return try await writeWhole(sent, sequence: sequence, setCookie: setCookie, writer: writer, channel: channel)
+        }
+        var bodyWriter = try await writer.writeHead(self.head(head, sequence: sequence, setCookie: setCookie, length: nil))
+        while let part = await delivered.next() {
+            if case .chunk(let chunk) = part { try await bodyWriter.write(ByteBuffer(data: chunk)) }
+        }
+        // A stream the session broke (a condition's fault) breaks the client's connection too, as a server's would.
+        if case .failure? = sent.result { return try await channel.close() }
+        try await bodyWriter.finish(nil)
+    }
+
+    /// The answer whole: the response, or the fault as the status an HTTP client understands.
+    private func writeWhole(_ sent: OutsideRequest, sequence: Int, setCookie: Bool, writer: consuming ResponseWriter,
+                            channel: any Channel) async throws {
+        switch sent.result {
+        case .success(let response)?:
+            let head = self.head(response.head, sequence: sequence, setCookie: setCookie, length: response.body.count)
+            try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(data: response.body)))
+        case .failure(.connectionReset)?:
+            try await channel.close()
+        case .failure(let fault)?:
+            var lines = ["scenariod: \(fault.description) (\(fault.rawValue), request \(sequence) of session '\(session.id)')"]
+            if let entry = session.journalEntry(sequence), let misses = entry.nearMisses, !misses.isEmpty {
+                lines.append("No route matched \(entry.method) \(entry.url). Closest routes:")
+                lines += misses.map { "  \($0.route): \($0.field) expected \($0.expected), got \($0.actual)" }
+            }
+            var response = Self.text(fault == .timeout ? .gatewayTimeout : .badGateway, lines.joined(separator: "\n"))
+            response.head.headerFields[Self.faultField] = fault.rawValue
+            response.head.headerFields[Self.sequenceField] = "\(sequence)"
+            try await writer.write(response: response)
+        case nil:
+            try await writer.write(response: Self.text(.serviceUnavailable, "session '\(session.id)' stopped before it answered."))
+        }
+    }
+
+    /// A route's head as the endpoint sends it: its own framing, the request's sequence, and the token's cookie for a
+    /// browser that gave the token in the query, so the page's own requests carry it.
+    private func head(_ route: HTTPResponse, sequence: Int, setCookie: Bool, length: Int?) -> HTTPResponse {
+        var head = route
+        for name in Self.hopByHop { head.headerFields[name] = nil }
+        if let length { head.headerFields[.contentLength] = "\(length)" }
+        head.headerFields[Self.sequenceField] = "\(sequence)"
+        if setCookie, let token {
+            head.headerFields.append(HTTPField(name: .setCookie, value: "\(EndpointToken.name)=\(token.value); Path=/; HttpOnly; SameSite=Strict"))
+        }
+        return head
+    }
+
+    /// The session's refusal: 410 once it is deleted, 503 when it holds too much to take the request.
+    private func gone(_ error: HostError) -> (head: HTTPResponse, body: ByteBuffer) {
+        Self.text(error.code == .unknownSession ? .gone : .serviceUnavailable, "session '\(session.id)': \(error.message)")
+    }
+
+    /// 401 to a client of the endpoint's own address, 407 (with `Proxy-Authenticate`) to a proxy's client.
+    private func refusal(_ given: EndpointToken.Given, authority: String?) -> (head: HTTPResponse, body: ByteBuffer) {
+        let proxied = !EndpointTarget.isOwnAddress(authority.map(EndpointTarget.hostName) ?? "")
+        let what = if case .wrong = given { "a wrong token" } else { "no token" }
+        var response = Self.text(proxied ? .proxyAuthenticationRequired : .unauthorized, """
+            The endpoint of session '\(session.id)' refuses a request with \(what): give the session's token (`scenarioctl \
+            session show \(session.id)`, GET /v1/sessions/\(session.id)) as the Scenario-Token header, the proxy's \
+            password (http://scenariod:TOKEN@HOST:PORT), or ?\(EndpointToken.name)=TOKEN once from a browser.
+            """)
+        if proxied { response.head.headerFields[.proxyAuthenticate] = "Basic realm=\"scenariod session \(session.id)\"" }
+        return response
+    }
+
+    private static func text(_ status: HTTPResponse.Status, _ message: String) -> (head: HTTPResponse, body: ByteBuffer) {
+        let body = ByteBuffer(string: message + "\n")
+        return (HTTPResponse(status: status, headerFields: [.contentType: "text/plain; charset=utf-8", .contentLength: "\(body.readableBytes)"]), body)
+    }
+}
+
+extension ResponseWriter {
+    /// Writes a whole response made of a head and its body.
+    consuming func write(response: (head: HTTPResponse, body: ByteBuffer)) async throws {
+        try await write(response: response.head, body: ResponseBody(byteBuffer: response.body))
+    }
+}

@@ -1,0 +1,137 @@
+import ControlAPI
+import Fakes
+import Foundation
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOPosix
+import ScenarioHost
+import Synchronization
+// `struct stat`'s module on Linux (ControlSocketServer says why).
+import CDispatch
+
+/// A session's own HTTP/1.1 listener: a Unix socket in the daemon's runtime directory, or a loopback TCP port. Every
+/// request it takes goes through the session's network as the Model's would (SessionEndpoint+Answer.swift); it is
+/// closed with the session, its connections with it.
+final class SessionEndpoint: SessionAttachment {
+    /// What `GET /v1/sessions/{id}` shows.
+    let body: SessionEndpointBody
+    private let listener: any Channel
+    private let connections: OpenConnections
+    private let socketPath: String?
+    private let logger: Logger
+
+    /// The most a request's body may hold; a larger one is answered 413.
+    static let bodyLimit = 32 << 20
+
+    private init(body: SessionEndpointBody, listener: any Channel, connections: OpenConnections, socketPath: String?, logger: Logger) {
+        self.body = body
+        self.listener = listener
+        self.connections = connections
+        self.socketPath = socketPath
+        self.logger = logger
+    }
+
+    /// The endpoint's connections now, closed with it: a client streaming server-sent events never ends its own.
+    private final class OpenConnections: Sendable {
+        let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+
+        func add(_ channel: any Channel) {
+            channels.withLock { $0[ObjectIdentifier(channel)] = channel }
+            channel.closeFuture.whenComplete { [self] _ in _ = channels.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) } }
+        }
+    }
+
+    /// Opens the endpoint `request` asks for, for `session`, and ties it to the session's life.
+    /// - Parameters:
+    ///   - directory: Where Unix socket endpoints go (`endpoints/` beside the control socket); nil when the daemon has
+    ///     no such directory, and then only TCP endpoints open.
+    ///   - access: The control socket's policy, which a Unix socket endpoint follows.
+    static func open(_ request: SessionEndpointRequest, for session: Session, directory: String?, access: AccessPolicy,
+                     logger: Logger) async throws -> SessionEndpoint {
+        var origin: RouteOrigin?
+        if let given = request.origin {
+            guard let parsed = RouteOrigin(url: given) else {
+                throw APIError(.badRequest, .invalidRequest, "endpoint.origin '\(given.prefix(200))' is not an http or https origin; write it as https://api.example.com.")
+            }
+            origin = parsed
+        }
+        let token = request.port != nil && request.token != false ? EndpointToken.make() : nil
+        let answer = EndpointAnswer(session: session, token: token, origin: origin, access: access, logger: logger)
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+        let connections = OpenConnections()
+        let setUp = { @Sendable (channel: any Channel) -> EventLoopFuture<Void> in
+            connections.add(channel)
+            return PeerCredentials.future(of: channel).flatMap { peer in
+                let http = HTTP1Channel(responder: { request, writer, channel in
+                    try await answer.respond(to: request, writer: writer, channel: channel, peer: peer)
+                }, configuration: .init())
+                return http.setup(channel: channel, logger: logger).map { value in
+                    // A task per connection, on its own event loop as the control socket's are, that ends when the
+                    // connection does; the session's life (not a task group's) bounds the listener.
+                    Task(executorPreference: EventLoopTaskExecutor(channel.eventLoop)) {
+                        await http.handle(value: value, logger: logger)
+                    }
+                }
+            }
+        }
+        let listener: any Channel
+        let body: SessionEndpointBody
+        var socketPath: String?
+        do {
+            if let port = request.port {
+                guard (0...65535).contains(port) else {
+                    throw APIError(.badRequest, .invalidRequest, "endpoint.port \(port) is not a TCP port; give 0 for any free one, or 1 to 65535.")
+                }
+                listener = try await bootstrap.childChannelInitializer(setUp).bind(host: "127.0.0.1", port: port).get()
+                let bound = listener.localAddress?.port ?? port
+                let url = "http://127.0.0.1:\(bound)"
+                body = SessionEndpointBody(url: url, port: bound, token: token?.value,
+                                           proxy: token.map { "http://scenariod:\($0.value)@127.0.0.1:\(bound)" } ?? url,
+                                           origin: origin?.description)
+            } else {
+                guard let directory else {
+                    throw APIError(.unprocessableContent, .invalidRequest, "this daemon has no runtime directory for a Unix socket endpoint (its control socket was handed over without a path); ask for a loopback port: \"endpoint\": {\"port\": 0}.")
+                }
+                let path = "\(directory)/\(session.id).sock"
+                guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+                    throw APIError(.unprocessableContent, .invalidRequest, "the endpoint's socket path \(path) is longer than a Unix socket path may be (107 bytes); give the session a shorter id, or ask for a loopback port.")
+                }
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750])
+                listener = try await bootstrap.childChannelInitializer(setUp)
+                    .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: ControlSocketServer.isStaleSocket(path)).get()
+                socketPath = path
+                // Reached as the control socket is: owner and group.
+                guard chmod(path, 0o660) == 0 else {
+                    try? await listener.close()
+                    throw APIError(.internalServerError, .internal, "cannot set mode 0660 on the endpoint's socket \(path): \(String(cString: strerror(errno)))")
+                }
+                body = SessionEndpointBody(url: "http://localhost", socket: path, origin: origin?.description)
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            let place = request.port.map { "127.0.0.1:\($0)" } ?? "\(directory ?? "")/\(session.id).sock"
+            throw APIError(.conflict, .endpointUnavailable, "the session's endpoint cannot listen on \(place): \(error). Ask for another port, or 0 for any free one.")
+        }
+        let endpoint = SessionEndpoint(body: body, listener: listener, connections: connections, socketPath: socketPath, logger: logger)
+        guard await session.attach(endpoint) else {
+            await endpoint.sessionClosed()
+            throw APIError(.notFound, .unknownSession, "session '\(session.id)' was deleted as its endpoint opened.")
+        }
+        logger.info("session endpoint listening on \(body.socket ?? body.url)")
+        return endpoint
+    }
+
+    func sessionClosed() async {
+        try? await listener.close()
+        let open = connections.channels.withLock { Array($0.values) }
+        for connection in open { try? await connection.close() }
+        if let socketPath { unlink(socketPath) }
+        logger.info("session endpoint \(body.socket ?? body.url) closed")
+    }
+}

@@ -1,0 +1,46 @@
+public import Fakes
+public import Foundation
+public import HTTPTypes
+public import Services
+
+/// A part of a streamed answer as it reaches a client outside the session: the head first, then each chunk when the
+/// session's clock delivers it.
+public enum OutsideStreamPart: Sendable {
+    case head(HTTPResponse)
+    case chunk(Data)
+}
+
+// Requests from clients outside the session (the control API's send, a session endpoint), answered as the Model's are.
+extension RoutedNetwork {
+    /// Sends `request` as ``send(_:)`` does, for a client outside the session rather than its Model: journaled with
+    /// `outside` true, and handing the journal entry to `arrived` as the request arrives (before a delayed answer waits
+    /// on the clock), so the client learns its sequence number at once.
+    /// - Parameter streaming: Given, a streamed answer's head and chunks go to it as the clock delivers them, and the
+    ///   result has no body; it returns false once its client is gone, which ends the stream.
+    public func sendFromOutside(_ request: NetworkRequest, arrived: @Sendable (NetworkExchange) -> Void,
+                                streaming: (@Sendable (OutsideStreamPart) -> Bool)? = nil) async
+        -> Result<NetworkResponse, TransportError> {
+        do throws(TransportError) {
+            return .success(try await answer(request, outside: true, arrived: arrived, streaming: streaming))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The origins (`scheme://host[:port]`) the routes name, in the order they are tried, each once: those of exact
+    /// URLs, and of patterns whose text starts with a literal origin (`https://api\.example\.com/items/\d+`). A session
+    /// endpoint maps a request for its own address onto one of these.
+    public func routeOrigins() -> [RouteOrigin] {
+        var seen = Set<RouteOrigin>()
+        return routes.compactMap { route -> RouteOrigin? in
+            let text: String
+            switch route.matcher.url {
+            case .exact(let url): text = url
+            case .pattern(let pattern): text = RouteOrigin.literalPrefix(of: pattern.source)
+            case nil: return nil
+            }
+            guard let origin = RouteOrigin(url: text), seen.insert(origin).inserted else { return nil }
+            return origin
+        }
+    }
+}
