@@ -62,12 +62,20 @@ struct EndpointAnswer: Sendable {
             return try await writer.write(response: Self.text(.contentTooLarge, "the request's body is over the endpoint's \(SessionEndpoint.bodyLimit >> 20) MiB."))
         }
         for name in Self.hopByHop { fields[name] = nil }
-        let mapped: String
+        let mapped: String?
         do throws(HostError) {
             mapped = EndpointTarget(origins: try await session.routeOrigins(), origin: origin)
                 .url(authority: request.head.authority, target: target)
         } catch {
             return try await writer.write(response: gone(error))
+        }
+        guard let mapped else {
+            return try await writer.write(response: Self.text(.misdirectedRequest, """
+                session '\(session.id)': its routes name no origin that a request to the endpoint's own address \
+                (\(request.head.authority ?? "no Host")) could stand for. Create the endpoint with an origin ("endpoint": \
+                {"origin": "https://api.example.com"}, scenarioctl session new --origin), put the host first in the path \
+                (/api.example.com/items), or send through the endpoint as a proxy.
+                """))
         }
         guard let url = URL(string: mapped) else {
             return try await writer.write(response: Self.text(.badRequest, "the request's target '\(mapped.prefix(200))' is not a URL."))

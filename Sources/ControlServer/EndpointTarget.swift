@@ -10,15 +10,17 @@ import Foundation
 /// 3. A request to the endpoint's own address whose first path segment is a host the routes name goes to that
 ///    origin with the segment removed: `/api.example.com/items` → `https://api.example.com/items`.
 /// 4. Any other request to the endpoint's own address goes to the endpoint's `origin`, or else the first origin the
-///    routes name: `/items` → `https://api.example.com/items`.
+///    routes name: `/items` → `https://api.example.com/items`. With neither (a record or live scenario without routes)
+///    it goes nowhere: sent on, it would come back to the endpoint.
 struct EndpointTarget {
     /// The origins the session's routes name, in the order they are tried.
     var origins: [RouteOrigin]
     /// The endpoint's `origin`, when it was given one.
     var origin: RouteOrigin?
 
-    /// The URL for a request with `authority` (its `Host`) and `target` (path and query).
-    func url(authority: String?, target: String) -> String {
+    /// The URL for a request with `authority` (its `Host`) and `target` (path and query); nil for a request to the
+    /// endpoint's own address when no origin is known.
+    func url(authority: String?, target: String) -> String? {
         let host = authority.map(Self.hostName) ?? ""
         let path = target.hasPrefix("/") ? target : "/\(target)"
         if let named = origins.first(where: { $0.host == host }) {
@@ -32,10 +34,7 @@ struct EndpointTarget {
             let rest = path.dropFirst(1 + segment.count)
             return "\(named)\(rest.hasPrefix("/") ? "" : "/")\(rest)"
         }
-        if let fallback = origin ?? origins.first {
-            return "\(fallback)\(path)"
-        }
-        return "http://\(authority.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost")\(path)"
+        return (origin ?? origins.first).map { "\($0)\(path)" }
     }
 
     /// Whether `host` is the endpoint itself: a loopback name or address, as a client of a loopback port or a Unix

@@ -9,8 +9,11 @@ extension ControlClient {
     ///   - id: The session's id; one the daemon makes up when nil. An id in use is refused.
     ///   - overrides: Scenario sections for this session only (`network.routes`, `keyValue.seed`, `clock`, …), read
     ///     as a scenario file that extends `scenario` would be.
-    public func createSession(scenario: String, id: String? = nil, overrides: JSONValue? = nil) async throws -> SessionBody {
-        try await send("POST", "/v1/sessions", body: CreateSessionRequest(scenario: scenario, id: id, overrides: overrides))
+    ///   - endpoint: Give the session its own HTTP listener, through which apps the daemon does not host reach its
+    ///     network; the returned body's `endpoint` says where it listens.
+    public func createSession(scenario: String, id: String? = nil, overrides: JSONValue? = nil,
+                              endpoint: SessionEndpointRequest? = nil) async throws -> SessionBody {
+        try await send("POST", "/v1/sessions", body: CreateSessionRequest(scenario: scenario, id: id, overrides: overrides, endpoint: endpoint))
     }
     /// Adds route `name` to a running session, or replaces its route of that name; `route` is written as in a
     /// scenario file's `network.routes` (its `name` may be left out). A reset undoes it.
