@@ -43,6 +43,18 @@ final class SessionEndpoint: SessionAttachment {
         }
     }
 
+    /// The origin `request` gives, once its fields are found sound: checked before its session is made.
+    static func check(_ request: SessionEndpointRequest) throws -> RouteOrigin? {
+        if let port = request.port, !(0...65535).contains(port) {
+            throw APIError(.badRequest, .invalidRequest, "endpoint.port \(port) is not a TCP port; give 0 for any free one, or 1 to 65535.")
+        }
+        guard let given = request.origin else { return nil }
+        guard let origin = RouteOrigin(url: given) else {
+            throw APIError(.badRequest, .invalidRequest, "endpoint.origin '\(given.prefix(200))' is not an http or https origin; write it as https://api.example.com.")
+        }
+        return origin
+    }
+
     /// Opens the endpoint `request` asks for, for `session`, and ties it to the session's life.
     /// - Parameters:
     ///   - directory: Where Unix socket endpoints go (`endpoints/` beside the control socket); nil when the daemon has
@@ -50,13 +62,7 @@ final class SessionEndpoint: SessionAttachment {
     ///   - access: The control socket's policy, which a Unix socket endpoint follows.
     static func open(_ request: SessionEndpointRequest, for session: Session, directory: String?, access: AccessPolicy,
                      logger: Logger) async throws -> SessionEndpoint {
-        var origin: RouteOrigin?
-        if let given = request.origin {
-            guard let parsed = RouteOrigin(url: given) else {
-                throw APIError(.badRequest, .invalidRequest, "endpoint.origin '\(given.prefix(200))' is not an http or https origin; write it as https://api.example.com.")
-            }
-            origin = parsed
-        }
+        let origin = try check(request)
         let token = request.port != nil && request.token != false ? EndpointToken.make() : nil
         let answer = EndpointAnswer(session: session, token: token, origin: origin, access: access, logger: logger)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -84,9 +90,6 @@ final class SessionEndpoint: SessionAttachment {
         var socketPath: String?
         do {
             if let port = request.port {
-                guard (0...65535).contains(port) else {
-                    throw APIError(.badRequest, .invalidRequest, "endpoint.port \(port) is not a TCP port; give 0 for any free one, or 1 to 65535.")
-                }
                 listener = try await bootstrap.childChannelInitializer(setUp).bind(host: "127.0.0.1", port: port).get()
                 let bound = listener.localAddress?.port ?? port
                 let url = "http://127.0.0.1:\(bound)"

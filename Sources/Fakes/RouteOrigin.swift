@@ -15,7 +15,8 @@ public struct RouteOrigin: Sendable, Hashable, CustomStringConvertible {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else { return nil }
         self.scheme = scheme
-        self.host = host.lowercased()
+        // URLComponents keeps an IPv6 literal's brackets; URL does not.
+        self.host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         self.port = components.port
     }
 
