@@ -1,4 +1,5 @@
 """Every call a session makes, against the run's daemon (the plugin's own `scenario` and `scenariod` fixtures)."""
+import httpx
 import pytest
 
 from scenariod_pytest import ScenariodClient, ScenariodError, ScenarioSession
@@ -73,6 +74,26 @@ def test_a_test_sends_a_request_through_the_sessions_routes(scenario):
     # The test's own requests are not the Model's: it made one, as it started.
     assert [entry["sequence"] for entry in session.requests()] == [1]
     assert [entry.get("outside") for entry in session.journal()][-2:] == [True, True]
+
+
+def test_an_app_the_daemon_does_not_host_reaches_the_session_through_its_endpoint(scenario, scenariod: ScenariodClient):
+    session = scenario("offline-demo", endpoint=True)
+    endpoint = session.endpoint
+    assert endpoint is not None and endpoint.url == f"http://127.0.0.1:{endpoint.port}" and endpoint.token
+    with httpx.Client(base_url=endpoint.url, headers=endpoint.headers, timeout=30) as app:
+        answer = app.get("/feed.json")
+        assert answer.status_code == 200 and "Cocoa with Love" in answer.text
+        assert app.get("/feed.json", headers={"Scenario-Token": "wrong"}).status_code == 401
+    # As a proxy for a plain-HTTP URL of the routes' host: answered by the route for its https URL.
+    with httpx.Client(proxy=endpoint.proxy, timeout=30) as app:
+        assert app.get("http://www.cocoawithlove.com/feed.json").status_code == 200
+    sent = [entry for entry in session.journal() if entry.get("outside")]
+    assert [(entry["url"], entry["route"]) for entry in sent] == [(FEED, "feed")] * 2, sent
+    assert len(session.requests()) == 1, "the app's requests are not the Model's: it made one, as it started"
+    assert scenariod.session(session.id).endpoint.url == endpoint.url
+    session.delete()
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{endpoint.url}/feed.json", timeout=30)
 
 
 def test_routes_change_while_the_session_runs_and_a_reset_undoes_them(scenario):

@@ -10,6 +10,7 @@ from .events import Event, EventStream
 from .matching import contains, first_difference
 from .opener import ScenarioOpener
 from .session import ScenarioSession
+from .session_endpoint import SessionEndpoint
 from .store import KeyValueStore
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "ScenariodClient",
     "ScenariodError",
     "ScenariodUnreachable",
+    "SessionEndpoint",
     "contains",
     "first_difference",
 ]

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence, Union
 
 import httpx
 
 from .errors import ScenariodError, ScenariodUnreachable
 from .session import ScenarioSession
+from .session_endpoint import SessionEndpoint
 from .wire import NO_BODY, path_segment
 
 
@@ -105,13 +106,18 @@ class ScenariodClient:
         return result
 
     def create_session(self, scenario: str, *, id: Optional[str] = None,
-                       overrides: Optional[Mapping[str, Any]] = None) -> ScenarioSession:
+                       overrides: Optional[Mapping[str, Any]] = None,
+                       endpoint: Union[bool, Mapping[str, Any], None] = None) -> ScenarioSession:
         """POST /v1/sessions: starts a session of `scenario` and returns it, settled in its start state.
 
         ``overrides`` are scenario sections for this session only (``{"network": {"routes": [...]}}``,
         ``{"keyValue": {"seed": {...}}}``, ``{"clock": {"start": "..."}}``), read as a scenario file that extends
         `scenario` would be. ``id`` must match ``^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$``; the daemon picks one when it
         is left out. The session stays open until deleted (``with`` deletes it at the end of the block).
+
+        ``endpoint`` gives the session its own HTTP listener, for an app the daemon does not host: ``True`` for a
+        loopback port with a token, or the API's object (``{"port": 0, "origin": "https://api.example.com"}``,
+        ``{}`` for a Unix socket). The session's :attr:`ScenarioSession.endpoint` says where it listens.
         """
         __tracebackhide__ = True
         body: dict[str, Any] = {"scenario": scenario}
@@ -119,8 +125,13 @@ class ScenariodClient:
             body["id"] = id
         if overrides is not None:
             body["overrides"] = dict(overrides)
+        if endpoint is True:
+            body["endpoint"] = {"port": 0}
+        elif endpoint:
+            body["endpoint"] = dict(endpoint)
         created = self.call("POST", "/v1/sessions", body)
-        return ScenarioSession(self, created["id"], scenario=created.get("scenario", scenario))
+        return ScenarioSession(self, created["id"], scenario=created.get("scenario", scenario),
+                               endpoint=SessionEndpoint(created["endpoint"]) if "endpoint" in created else None)
 
     def session(self, id: str) -> ScenarioSession:
         """An open session by id (``default`` is the session of a daemon started with ``--scenario``).
@@ -129,7 +140,8 @@ class ScenariodClient:
         """
         __tracebackhide__ = True
         shown = self.call("GET", f"/v1/sessions/{path_segment(id)}")
-        return ScenarioSession(self, shown["id"], scenario=shown.get("scenario"))
+        return ScenarioSession(self, shown["id"], scenario=shown.get("scenario"),
+                               endpoint=SessionEndpoint(shown["endpoint"]) if "endpoint" in shown else None)
 
     def session_ids(self) -> Sequence[str]:
         """The ids of the open sessions."""

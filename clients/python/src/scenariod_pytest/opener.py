@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Union
 
 from .client import ScenariodClient
 from .errors import ScenariodUnreachable
@@ -42,19 +42,20 @@ class ScenarioOpener:
         self.opened: list[ScenarioSession] = []
 
     def __call__(self, name: str, overrides: Optional[Mapping[str, Any]] = None, *,
-                 id: Optional[str] = None) -> ScenarioSession:
+                 id: Optional[str] = None, endpoint: Union[bool, Mapping[str, Any], None] = None) -> ScenarioSession:
         """Opens a session of scenario `name`, settled in its start state.
 
         ``overrides`` are scenario sections for this session only, read as a scenario file extending `name` would
         be: ``{"network": {"routes": [...]}}`` (extra routes, or replacements of routes of the same name),
         ``{"keyValue": {"seed": {...}}}``, ``{"clock": {"start": "2027-01-01T00:00:00Z"}}``. ``id`` replaces the
-        generated session id.
+        generated session id. ``endpoint=True`` gives the session its own loopback HTTP listener
+        (``session.endpoint``) for an app the daemon does not host.
         """
         __tracebackhide__ = True
         if id is None:
             count = len(self.opened) + 1
             id = self.id_prefix if count == 1 else f"{self.id_prefix}-{count}"
-        session = self.client.create_session(name, id=id, overrides=overrides)
+        session = self.client.create_session(name, id=id, overrides=overrides, endpoint=endpoint)
         self.opened.append(session)
         return session
 

@@ -14,6 +14,7 @@ from .journal import URL as RequestURL
 from .errors import ScenariodError
 from .events import Event, EventStream
 from .matching import first_difference, show
+from .session_endpoint import SessionEndpoint
 from .store import KeyValueStore
 from .wire import path_segment
 
@@ -50,9 +51,12 @@ class ScenarioSession:
     ``wait_*`` helpers raise ``AssertionError`` with an explanation of what was there instead.
     """
 
-    def __init__(self, client: ScenariodClient, id: str, *, scenario: Optional[str] = None) -> None:
+    def __init__(self, client: ScenariodClient, id: str, *, scenario: Optional[str] = None,
+                 endpoint: Optional[SessionEndpoint] = None) -> None:
         #: The daemon's client this session's calls go through.
         self.client = client
+        #: Its own HTTP listener, when it was opened with ``endpoint=``; None otherwise.
+        self.endpoint = endpoint
         #: The session's id (unique in its daemon).
         self.id = id
         #: The scenario it was started from.
