@@ -47,10 +47,16 @@ struct EndpointAnswer: Sendable {
         }
         var fields = request.head.headerFields
         var target = request.head.path ?? "/"
-        var setCookie = false
         if let token {
             switch token.check(&fields, &target) {
-            case .right(let inQuery): setCookie = inQuery
+            case .right(inQuery: false): break
+            case .right(inQuery: true):
+                // Sent on to the same URL without the token, with the cookie that carries it from then on: so the token
+                // stays out of the address bar, the history and the Referer of the page's own requests.
+                let redirect: HTTPResponse.Status = request.method == .get || request.method == .head ? .seeOther : .temporaryRedirect
+                return try await writer.write(response: HTTPResponse(status: redirect, headerFields: [
+                    .location: target, .setCookie: "\(EndpointToken.name)=\(token.value); Path=/; HttpOnly; SameSite=Strict", .contentLength: "0",
+                ]), body: ResponseBody())
             case let given:
                 return try await writer.write(response: refusal(given, authority: request.head.authority))
             }
@@ -99,9 +105,9 @@ struct EndpointAnswer: Sendable {
         let sequence = sent.arrived?.sequence ?? 0
         var delivered = parts.makeAsyncIterator()
         guard case .head(let head)? = await delivered.next() else {
-            return try await writeWhole(sent, sequence: sequence, setCookie: setCookie, writer: writer, channel: channel)
+            return try await writeWhole(sent, sequence: sequence, writer: writer, channel: channel)
         }
-        var bodyWriter = try await writer.writeHead(self.head(head, sequence: sequence, setCookie: setCookie, length: nil))
+        var bodyWriter = try await writer.writeHead(Self.head(head, sequence: sequence, length: nil))
         while let part = await delivered.next() {
             if case .chunk(let chunk) = part { try await bodyWriter.write(ByteBuffer(data: chunk)) }
         }
@@ -111,11 +117,11 @@ struct EndpointAnswer: Sendable {
     }
 
     /// The answer whole: the response, or the fault as the status an HTTP client understands.
-    private func writeWhole(_ sent: OutsideRequest, sequence: Int, setCookie: Bool, writer: consuming ResponseWriter,
+    private func writeWhole(_ sent: OutsideRequest, sequence: Int, writer: consuming ResponseWriter,
                             channel: any Channel) async throws {
         switch sent.result {
         case .success(let response)?:
-            let head = self.head(response.head, sequence: sequence, setCookie: setCookie, length: response.body.count)
+            let head = Self.head(response.head, sequence: sequence, length: response.body.count)
             try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(data: response.body)))
         case .failure(.connectionReset)?:
             try await channel.close()
@@ -134,16 +140,12 @@ struct EndpointAnswer: Sendable {
         }
     }
 
-    /// A route's head as the endpoint sends it: its own framing, the request's sequence, and the token's cookie for a
-    /// browser that gave the token in the query, so the page's own requests carry it.
-    private func head(_ route: HTTPResponse, sequence: Int, setCookie: Bool, length: Int?) -> HTTPResponse {
+    /// A route's head as the endpoint sends it: its own framing, and the request's sequence.
+    private static func head(_ route: HTTPResponse, sequence: Int, length: Int?) -> HTTPResponse {
         var head = route
-        for name in Self.hopByHop { head.headerFields[name] = nil }
+        for name in hopByHop { head.headerFields[name] = nil }
         if let length { head.headerFields[.contentLength] = "\(length)" }
-        head.headerFields[Self.sequenceField] = "\(sequence)"
-        if setCookie, let token {
-            head.headerFields.append(HTTPField(name: .setCookie, value: "\(EndpointToken.name)=\(token.value); Path=/; HttpOnly; SameSite=Strict"))
-        }
+        head.headerFields[sequenceField] = "\(sequence)"
         return head
     }
 

@@ -4,7 +4,8 @@ import HTTPTypes
 /// The secret a TCP session endpoint asks of every request, since any local user can reach a loopback port. A client
 /// gives it as it can: the `Scenario-Token` header, the password of the proxy's credentials (`HTTP_PROXY=
 /// http://scenariod:TOKEN@127.0.0.1:PORT`), the `scenariod-token` cookie, or the `scenariod-token` query parameter,
-/// which a browser can be sent to once (the answer sets the cookie, so the page's own requests carry it).
+/// which a browser can be sent to once (the answer redirects to the URL without it and sets the cookie, so the page's own
+/// requests carry it).
 /// Each is removed before the request reaches the routes.
 struct EndpointToken: Sendable {
     static let header = HTTPField.Name("Scenario-Token")!
@@ -23,7 +24,7 @@ struct EndpointToken: Sendable {
     enum Given {
         case none
         case wrong
-        /// Given right; `inQuery` when in the query, so the answer sets the cookie.
+        /// Given right; `inQuery` when in the query, so the answer redirects and sets the cookie.
         case right(inQuery: Bool)
     }
 

@@ -15,7 +15,7 @@ import Testing
     }()
 
     /// A document, or one section of it (`README.md#Build on scenariod`: from that heading to the next).
-    @Test(arguments: ["docs/testing-with-scenarios.md", "docs/explore-a-model.md", "docs/use-from-an-agent.md", "docs/import-what-you-have.md", "README.md#Build on scenariod"] + catalogPages)
+    @Test(arguments: ["docs/testing-with-scenarios.md", "docs/explore-a-model.md", "docs/use-from-an-agent.md", "docs/import-what-you-have.md", "docs/serve-any-app.md", "README.md#Build on scenariod"] + catalogPages)
     func everyExampleIsAnExcerptOfRunningCode(_ document: String) throws {
         let parts = document.split(separator: "#", maxSplits: 1).map(String.init)
         var text = try String(contentsOf: Self.repository.appendingPathComponent(parts[0]), encoding: .utf8)

@@ -18,7 +18,7 @@ source "$(dirname "$0")/check.sh"
 # --- the root, once, and the boot ------------------------------------------------------------------------------
 # The container has no network, so the package's dependencies beyond minbase are included here.
 root_has_everything() {
-    [ -x "$cache/lib/systemd/systemd" ] && [ -x "$cache/usr/bin/man" ] && ls "$cache"/usr/lib/*/libsqlite3.so.0 "$cache"/usr/lib/*/libcurl.so.4 >/dev/null 2>&1
+    [ -x "$cache/lib/systemd/systemd" ] && [ -x "$cache/usr/bin/man" ] && [ -x "$cache/usr/bin/curl" ] && ls "$cache"/usr/lib/*/libsqlite3.so.0 "$cache"/usr/lib/*/libcurl.so.4 >/dev/null 2>&1
 }
 build_root() {
     local mirror
@@ -26,7 +26,7 @@ build_root() {
     echo "building the bookworm root in $cache (about a minute, once per cache)"
     rm -rf "$cache.partial" && mkdir -p "$(dirname "$cache")"
     # debootstrap's root has no absolute paths baked in, so building it aside and renaming it is safe.
-    debootstrap --variant=minbase --include=systemd,dbus,procps,man-db,libsqlite3-0,libcurl4 bookworm "$cache.partial" "${mirror:-http://deb.debian.org/debian}" >/dev/null \
+    debootstrap --variant=minbase --include=systemd,dbus,procps,man-db,libsqlite3-0,libcurl4,curl bookworm "$cache.partial" "${mirror:-http://deb.debian.org/debian}" >/dev/null \
         && rm -rf "$cache" && mv "$cache.partial" "$cache"
 }
 
@@ -104,6 +104,18 @@ check "scenarioctl reads the demo's state through /run/scenariod/offline-demo" \
     sh -c "nsenter -t $leader -a scenarioctl state --instance offline-demo | grep -q 'Testing actors in Swift'"
 owner=$(in_container stat -c '%a %U %G' /run/scenariod/offline-demo/control.sock)
 check "started directly, its socket still comes from the socket unit: 0660 root scenariod ($owner)" test "$owner" = "660 root scenariod"
+
+# --- a session endpoint: a socket in the unit's runtime directory, reached by curl as an app would ----------------
+endpoint=/run/scenariod/offline-demo/sessions/endpoints/web.sock
+check "scenarioctl session new --endpoint socket" in_container scenarioctl session new offline-demo --id web --endpoint socket --instance offline-demo
+endpoint_owner=$(in_container stat -c '%a %G' "$endpoint")
+check "its socket is $endpoint, 0660 group scenariod ($endpoint_owner)" test "$endpoint_owner" = "660 scenariod"
+check "curl reaches the session's routes through it" \
+    sh -c "nsenter -t $leader -a curl -sf --unix-socket $endpoint http://localhost/feed.json | grep -q 'Testing actors in Swift'"
+check "the journal marks the request as sent from outside" \
+    sh -c "nsenter -t $leader -a scenarioctl requests --session web --instance offline-demo | grep -q 'sent from outside'"
+check "deleting the session removes its socket" \
+    sh -c "nsenter -t $leader -a scenarioctl session rm web --instance offline-demo && ! nsenter -t $leader -a test -e $endpoint"
 
 # --- network isolation -----------------------------------------------------------------------------------------
 # PIDs from systemctl are the container's own, so the namespace checks run inside it.

@@ -140,11 +140,14 @@ def test_a_browser_gives_the_token_once_in_the_query_and_keeps_it_as_a_cookie(da
     daemon = daemon_with({"shop": SHOP})
     endpoint = open_session(daemon, "shop", "b", port=0)["endpoint"]
     browser = requests.Session()
-    first = browser.get(f"{endpoint['url']}/items?scenariod-token={endpoint['token']}", timeout=30)
-    assert first.status_code == 200 and "HttpOnly" in first.headers["Set-Cookie"], first.headers
+    first = browser.get(f"{endpoint['url']}/items?scenariod-token={endpoint['token']}&page=2", timeout=30)
+    # Sent on to the URL without the token, which stays out of the address bar, the history and every Referer.
+    redirect = first.history[0]
+    assert (redirect.status_code, redirect.headers["Location"]) == (303, "/items?page=2"), redirect.headers
+    assert "HttpOnly" in redirect.headers["Set-Cookie"] and first.status_code == 200
     assert browser.get(f"{endpoint['url']}/items", timeout=30).status_code == 200, "the cookie carries the token"
     # The token is not the app's: neither the query parameter nor the cookie reaches the routes or the journal.
-    assert [entry["url"] for entry in outside(daemon, "b")] == ["https://shop.example/items"] * 2
+    assert [entry["url"] for entry in outside(daemon, "b")] == ["https://shop.example/items?page=2", "https://shop.example/items"]
     assert "scenariod-token" not in json.dumps(daemon.journal("b"))
 
 
