@@ -31,6 +31,22 @@ struct AgentVerb: Sendable {
         .object(["type": .string(type), "description": .string(description)])
     }
 
+    /// open_session's `endpoint`, its fields checked here as the daemon checks them (the typed client would drop an
+    /// unknown one).
+    static func endpoint(_ value: JSONValue) throws -> SessionEndpointRequest {
+        guard case .object(let fields) = value else {
+            throw AgentTools.Failure(code: APIErrorCode.invalidArguments.rawValue, message: "argument 'endpoint' must be an object.")
+        }
+        if let field = fields.keys.sorted().first(where: { !["port", "token", "origin"].contains($0) }) {
+            throw AgentTools.Failure(code: APIErrorCode.invalidArguments.rawValue, message: "argument 'endpoint' has the unknown field '\(field)'; it takes port, token and origin.")
+        }
+        do {
+            return try JSONDecoder.services.decode(SessionEndpointRequest.self, from: value.jsonData)
+        } catch {
+            throw AgentTools.Failure(code: APIErrorCode.invalidArguments.rawValue, message: "argument 'endpoint' must have port an integer, token a boolean and origin a string: \(error)")
+        }
+    }
+
     static let session = property("string", "The session (open_session's id). Default: the daemon's default session, when it was started with a scenario.")
 
     static let all: [AgentVerb] = [
@@ -47,9 +63,12 @@ struct AgentVerb: Sendable {
                       "scenario": property("string", "The scenario to run (list_scenarios names them)."),
                       "id": property("string", "The session's id. Default: one the daemon makes up."),
                       "overrides": property("object", "Changes to the scenario for this session only, as in POST /v1/sessions: clock, keyValue, random, network (routes by name)."),
+                      "endpoint": property("object", "Give the session its own HTTP listener, for an app the daemon does not host (a web page a browser tool opens): {\"port\": 0} for a free loopback port with a token, {} for a Unix socket; optionally \"origin\". The session's endpoint says its url, token and proxy."),
                   ], required: ["scenario"]),
                   annotations: .init(destructiveHint: false, idempotentHint: false, openWorldHint: false), changesResources: true) { client, arguments in
-            let session = try await client.createSession(scenario: arguments.string("scenario") ?? "", id: arguments.string("id"), overrides: arguments["overrides"])
+            let endpoint = try arguments["endpoint"].map(AgentVerb.endpoint)
+            let session = try await client.createSession(scenario: arguments.string("scenario") ?? "", id: arguments.string("id"), overrides: arguments["overrides"],
+                                                         endpoint: endpoint)
             return .object(["session": .encoding(session), "state": try await client.state(session: session.id)])
         },
         AgentVerb(name: "close_session", description: "Close a session: its Model stops and its state is gone.",

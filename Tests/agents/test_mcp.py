@@ -5,6 +5,7 @@ import asyncio
 import json
 
 import anyio
+import httpx
 import pytest
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
@@ -104,6 +105,19 @@ def test_an_agent_sends_a_request_through_the_sessions_routes(daemon, scenarioct
     assert late.structuredContent["status"] == 200 and "Cocoa with Love" in late.structuredContent["body"], late.structuredContent
     assert missed.isError is False and missed.structuredContent["fault"] == "connectionRefused"
     assert missed.structuredContent["journal"]["nearMisses"][0]["field"] == "/method", missed.structuredContent
+
+
+def test_an_agent_opens_a_session_with_an_endpoint_for_a_page_it_tests(daemon, scenarioctl):
+    async def body(session, _):
+        opened = await session.call_tool("open_session", {"scenario": "offline-demo", "id": "agent-web", "endpoint": {"port": 0}})
+        misspelt = await session.call_tool("open_session", {"scenario": "offline-demo", "endpoint": {"prot": 0}})
+        return opened, misspelt
+
+    opened, misspelt = agent(daemon, scenarioctl, body)
+    endpoint = opened.structuredContent["session"]["endpoint"]
+    answer = httpx.get(f"{endpoint['url']}/feed.json", headers={"Scenario-Token": endpoint["token"]}, timeout=30)
+    assert answer.status_code == 200 and "Cocoa with Love" in answer.text
+    assert misspelt.isError and "unknown field 'prot'" in misspelt.structuredContent["error"]["message"], misspelt.structuredContent
 
 
 def test_an_agent_explores_a_scenario_in_the_daemon(daemon, scenarioctl):
