@@ -245,3 +245,32 @@ def test_the_sessions_list_follows_sessions_made_and_deleted_elsewhere(presenter
     daemon.session("first-launch", "made-later")
     time.sleep(2.5)  # past one poll's period: what must not happen has had its chance
     assert browser.find_elements(By.CSS_SELECTOR, "#scenarios tbody tr") and not browser.find_elements(By.ID, "sessions")
+
+
+def test_a_sessions_endpoint_is_shown_and_opens_what_the_session_serves(presenter):
+    """Issue 50: a session with its own HTTP listener shows it; the link opens, in the presenter's browser, what the
+    session's routes answer there, the token given once and kept in the endpoint's cookie."""
+    daemon, bridge, browser = presenter
+    home = {"name": "home", "request": {"method": "GET", "url": "https://www.cocoawithlove.com/"},
+            "response": {"headers": {"Content-Type": "text/html"}, "body": "<h1>Cocoa with Love, from the session</h1>"}}
+    endpoint = daemon.call("POST", "/v1/sessions", expect=201, json={
+        "scenario": "offline-demo", "id": "web", "overrides": {"network": {"routes": [home]}}, "endpoint": {"port": 0}}).json()["endpoint"]
+    open_session(browser, bridge, "web")
+    shown = browser.find_element(By.ID, "endpoint")
+    assert endpoint["url"] in shown.text and endpoint["proxy"] in shown.text, shown.text
+    assert browser.find_element(By.ID, "endpoint").is_displayed()
+    shoot(browser, "04c-session-endpoint")
+    link = shown.find_element(By.TAG_NAME, "a")
+    dashboard = browser.current_window_handle
+    link.click()
+    wait(browser, lambda: len(browser.window_handles) == 2, "the endpoint's tab")
+    browser.switch_to.window([handle for handle in browser.window_handles if handle != dashboard][0])
+    wait(browser, lambda: "from the session" in browser.find_element(By.TAG_NAME, "body").text, "the page the session serves")
+    assert "scenariod-token" not in browser.current_url, "the endpoint redirects the token out of the address bar"
+    browser.close()
+    browser.switch_to.window(dashboard)
+    sent = [entry for entry in daemon.journal("web") if entry.get("outside")]
+    assert [(entry["url"], entry.get("route")) for entry in sent][:1] == [("https://www.cocoawithlove.com/", "home")], sent
+    # Without an endpoint the line is not there.
+    open_session(browser, bridge)
+    assert not browser.find_element(By.ID, "endpoint").is_displayed()
