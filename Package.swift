@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "ScenarioClient", targets: ["ScenarioClient"]),
         .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
         .library(name: "ScenarioExplore", targets: ["ScenarioExplore"]),
+        // For an app the daemon does not host: its URLSession answered by a session's endpoint. Foundation only.
+        .library(name: "ScenarioURLLoading", targets: ["ScenarioURLLoading"]),
         // `swift package package-daemon --product NAME`: a team's daemon as a .deb and an OCI image.
         .plugin(name: "PackageDaemon", targets: ["PackageDaemon"]),
     ],
@@ -144,6 +146,8 @@ let package = Package(
             .product(name: "NIOFoundationCompat", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // A URLProtocol that sends an app's requests to a session endpoint; Foundation only, so an app can link it anywhere.
+        .target(name: "ScenarioURLLoading"),
         // Seeded walks through a Model's steps, checked against properties and shrunk; over any ScenarioClient.
         .target(name: "ScenarioExplore", dependencies: ["ScenarioClient", "ControlAPI", "Services", "ScenarioFormat", "Fakes"]),
         // HAR files, WireMock mappings and OpenAPI documents → scenario directories; no daemon, no network.
@@ -212,13 +216,14 @@ let package = Package(
         // imported into one file, as a team's tests may.
         .testTarget(name: "ScenarioDaemonTests", dependencies: [
             "ScenarioDaemon", "FeedReader", "Services", "Fakes", "ScenarioFormat", "ControlAPI", "ScenarioClient", "ScenarioTesting",
-            "ScenarioExplore",
+            "ScenarioExplore", "ScenarioURLLoading",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
         .testTarget(name: "ExampleSuiteTests", dependencies: [
             "ScenarioTesting", "ScenarioExplore", "ScenarioClient", "ControlAPI", "Services", "Fakes", "TaskModels", "FeedReader", "Ratings", "Assistant",
+            "ScenarioURLLoading",
         ]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.
         .testTarget(

@@ -8,7 +8,6 @@ import NIOCore
 import NIOFoundationCompat
 import ScenarioHost
 import Services
-import SessionRuntime
 
 /// How a session endpoint answers one request: through the session's network, as the Model's would be answered
 /// (``Session/sendFromOutside(_:keep:streaming:)``), journaled as sent from outside. A streamed answer (server-sent
@@ -29,6 +28,8 @@ struct EndpointAnswer: Sendable {
     ]
     /// The journal sequence of the request an answer answers, so a client can find it in the journal.
     static let sequenceField = HTTPField.Name("Scenario-Sequence")!
+    /// The absolute URL a request stands for, given by a client that knows it (ScenarioURLProtocol): no mapping then.
+    static let urlField = HTTPField.Name("Scenario-URL")!
     /// The transport error a 502 or 504 stands for.
     static let faultField = HTTPField.Name("Scenario-Fault")!
 
@@ -69,11 +70,16 @@ struct EndpointAnswer: Sendable {
         }
         for name in Self.hopByHop { fields[name] = nil }
         let mapped: String?
-        do throws(HostError) {
-            mapped = EndpointTarget(origins: try await session.routeOrigins(), origin: origin)
-                .url(authority: request.head.authority, target: target)
-        } catch {
-            return try await writer.write(response: gone(error))
+        if let named = fields[Self.urlField] {
+            fields[Self.urlField] = nil
+            mapped = named
+        } else {
+            do throws(HostError) {
+                mapped = EndpointTarget(origins: try await session.routeOrigins(), origin: origin)
+                    .url(authority: request.head.authority, target: target)
+            } catch {
+                return try await writer.write(response: gone(error))
+            }
         }
         guard let mapped else {
             return try await writer.write(response: Self.text(.misdirectedRequest, """
@@ -83,11 +89,11 @@ struct EndpointAnswer: Sendable {
                 (/api.example.com/items), or send through the endpoint as a proxy.
                 """))
         }
-        guard let url = URL(string: mapped) else {
-            return try await writer.write(response: Self.text(.badRequest, "the request's target '\(mapped.prefix(200))' is not a URL."))
+        guard let url = URL(string: mapped), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            return try await writer.write(response: Self.text(.badRequest, "'\(mapped.prefix(200))' is not an absolute http or https URL; a Scenario-URL header names the whole URL the request stands for, such as https://api.example.com/items."))
         }
         let sent: OutsideRequest
-        let (parts, delivery) = AsyncStream.makeStream(of: OutsideStreamPart.self)
+        let (parts, delivery) = AsyncStream.makeStream(of: NetworkStreamPart.self)
         do throws(HostError) {
             sent = try await session.sendFromOutside(NetworkRequest(method: request.method, url: url, headerFields: fields, body: Data(buffer: body))) { part in
                 if case .terminated = delivery.yield(part) { return false }

@@ -3,7 +3,8 @@ import Foundation
 
 /// Where a request that reached a session endpoint goes: the URL the session's routes are matched against.
 ///
-/// The endpoint speaks plain HTTP, as an origin server and as a forward proxy. In order:
+/// The endpoint speaks plain HTTP, as an origin server and as a forward proxy. A request with a `Scenario-URL` header
+/// (what ScenarioURLProtocol sends) goes to that URL exactly; any other, in order:
 /// 1. A request for a host the routes name (a proxy's `GET http://api.example.com/items`, or `Host: api.example.com`
 ///    set by the app) goes to that origin, with the scheme and port the routes give it: `https://api.example.com/items`.
 /// 2. A request for another host than the endpoint's own (a proxy's request elsewhere) goes there as `http`.

@@ -3,7 +3,7 @@ public import Fakes
 import Foundation
 import HTTPTypes
 public import Services
-public import SessionRuntime
+import SessionRuntime
 
 // Requests a client sends through the session's network from outside, as its Model's network service sends its own.
 extension Session {
@@ -25,7 +25,7 @@ extension Session {
     ///     delivers them rather than into the answer; it returns false once its client is gone, which ends the stream.
     /// - Throws: ``HostError`` `.tooMuchHeld`, or `.unknownSession` for a deleted session.
     public func sendFromOutside(_ request: NetworkRequest, keep: Bool = false,
-                                streaming: (@Sendable (OutsideStreamPart) -> Bool)? = nil) async throws(HostError) -> OutsideRequest {
+                                streaming: (@Sendable (NetworkStreamPart) -> Bool)? = nil) async throws(HostError) -> OutsideRequest {
         try admit("send \(request.head.method) \(request.url)")
         let known = await takeTurn()
         defer { endTurn() }
@@ -63,7 +63,7 @@ extension Session {
 
     /// Sends `request`, holding the turn already, and returns once the session has settled.
     func sendNow(_ request: NetworkRequest, keep: Bool,
-                 streaming: (@Sendable (OutsideStreamPart) -> Bool)? = nil) async throws(HostError) -> OutsideRequest {
+                 streaming: (@Sendable (NetworkStreamPart) -> Bool)? = nil) async throws(HostError) -> OutsideRequest {
         let runtime = try live()
         let sent = OutsideRequest()
         await runtime.clock.spawnAndSettle { [network = runtime.network] in

@@ -20,7 +20,7 @@ public import Services
 /// - Throws: ``ScenarioTestingError`` showing where the two runs differ.
 /// - Parameters:
 ///   - scenario: The scenario both sessions run.
-///   - overrides: Changes both sessions make to it, as for ``withScenario(_:id:overriding:daemon:_:)``.
+///   - overrides: Changes both sessions make to it, as for ``withScenario(_:id:overriding:endpoint:daemon:_:)``.
 ///   - daemon: The daemon to use; by default the suite's (``TestDaemon/current``), else the test run's shared daemon.
 ///   - steps: What the test does in each session.
 public func expectDeterministic(

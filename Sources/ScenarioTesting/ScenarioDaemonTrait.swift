@@ -4,7 +4,7 @@ public import Testing
 import Services
 import Synchronization
 
-/// A Swift Testing trait that names a suite's daemon once: every ``withScenario(_:id:overriding:daemon:_:)`` (and
+/// A Swift Testing trait that names a suite's daemon once: every ``withScenario(_:id:overriding:endpoint:daemon:_:)`` (and
 /// ``expectDeterministic(_:overriding:daemon:_:)``) in the suite, its nested suites and their tests uses it unless
 /// given another `daemon:`.
 ///

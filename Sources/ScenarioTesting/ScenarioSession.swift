@@ -10,6 +10,9 @@ public struct ScenarioSession: Sendable {
     public let id: String
     /// The client, for anything the helpers do not cover.
     public let client: ControlClient
+    /// The session's own HTTP listener, when ``withScenario(_:id:overriding:endpoint:daemon:_:)`` was given `endpoint`:
+    /// where an app the daemon does not host sends its requests (its `url` and `token`, or its `proxy`).
+    public var endpoint: SessionEndpointBody? = nil
 
     /// Performs an action and returns the Model's state once it has settled.
     @discardableResult

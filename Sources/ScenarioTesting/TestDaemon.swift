@@ -15,12 +15,12 @@ public import Services
 /// `.scenarioDaemon(…)` suite trait (which sets ``current`` for its tests), or a whole run with
 /// `$SCENARIOD_DAEMON`.
 public final class TestDaemon: Sendable {
-    /// The daemon every ``withScenario(_:id:overriding:daemon:_:)`` uses unless given another or inside a suite
+    /// The daemon every ``withScenario(_:id:overriding:endpoint:daemon:_:)`` uses unless given another or inside a suite
     /// that names its own: the daemon executable `$SCENARIOD_DAEMON` names, else scenariod; started on first use.
     public static let shared = Task<TestDaemon, any Error> { try await TestDaemon.startOrConnect() }
 
     /// The daemon of the suite a test runs in, when the suite names one (`@Suite(.scenarioDaemon(…))`); used by
-    /// ``withScenario(_:id:overriding:daemon:_:)`` before ``shared``.
+    /// ``withScenario(_:id:overriding:endpoint:daemon:_:)`` before ``shared``.
     @TaskLocal public static var current: TestDaemon?
 
     /// The client for the daemon's control socket.

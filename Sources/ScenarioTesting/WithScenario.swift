@@ -1,4 +1,5 @@
 import Foundation
+public import ControlAPI
 import ScenarioClient
 public import Services
 import Synchronization
@@ -21,17 +22,19 @@ private let sessionCounter = Atomic<Int>(0)
 ///   - overrides: Scenario sections for this session only, so a variation needs no file of its own: extra or
 ///     replacement routes, seed, clock start (`["network": ["routes": [...]], "clock": ["start": "…"]]`), read as
 ///     a scenario file that extends `scenario` would be, with each problem at its JSON pointer.
+///   - endpoint: Give the session its own HTTP listener, for an app the daemon does not host (`.init(port: 0)` for a
+///     loopback port with a token); ``ScenarioSession/endpoint`` then says where it listens.
 ///   - daemon: The daemon; by default the suite's (``TestDaemon/current``, set by the `.scenarioDaemon(…)`
 ///     trait), else ``TestDaemon/shared``.
 ///   - body: What the test does in the session; its result is returned.
 public func withScenario<Result: Sendable>(
-    _ scenario: String, id: String? = nil, overriding overrides: JSONValue? = nil, daemon: TestDaemon? = nil,
-    _ body: (ScenarioSession) async throws -> Result
+    _ scenario: String, id: String? = nil, overriding overrides: JSONValue? = nil, endpoint: SessionEndpointRequest? = nil,
+    daemon: TestDaemon? = nil, _ body: (ScenarioSession) async throws -> Result
 ) async throws -> Result {
     let daemon = if let daemon { daemon } else if let current = TestDaemon.current { current } else { try await TestDaemon.shared.value }
     let id = id ?? "\(scenario)-t\(ProcessInfo.processInfo.processIdentifier)-\(sessionCounter.add(1, ordering: .relaxed).newValue)"
-    _ = try await daemon.client.createSession(scenario: scenario, id: id, overrides: overrides)
-    let session = ScenarioSession(id: id, client: daemon.client)
+    let created = try await daemon.client.createSession(scenario: scenario, id: id, overrides: overrides, endpoint: endpoint)
+    let session = ScenarioSession(id: id, client: daemon.client, endpoint: created.endpoint)
     do {
         let result = try await body(session)
         try await daemon.client.deleteSession(id)

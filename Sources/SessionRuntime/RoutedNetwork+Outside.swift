@@ -1,14 +1,7 @@
 public import Fakes
-public import Foundation
-public import HTTPTypes
+import Foundation
+import HTTPTypes
 public import Services
-
-/// A part of a streamed answer as it reaches a client outside the session: the head first, then each chunk when the
-/// session's clock delivers it.
-public enum OutsideStreamPart: Sendable {
-    case head(HTTPResponse)
-    case chunk(Data)
-}
 
 // Requests from clients outside the session (the control API's send, a session endpoint), answered as the Model's are.
 extension RoutedNetwork {
@@ -18,7 +11,7 @@ extension RoutedNetwork {
     /// - Parameter streaming: Given, a streamed answer's head and chunks go to it as the clock delivers them, and the
     ///   result has no body; it returns false once its client is gone, which ends the stream.
     public func sendFromOutside(_ request: NetworkRequest, arrived: @Sendable (NetworkExchange) -> Void,
-                                streaming: (@Sendable (OutsideStreamPart) -> Bool)? = nil) async
+                                streaming: (@Sendable (NetworkStreamPart) -> Bool)? = nil) async
         -> Result<NetworkResponse, TransportError> {
         do throws(TransportError) {
             return .success(try await answer(request, outside: true, arrived: arrived, streaming: streaming))

@@ -119,7 +119,7 @@ public actor RoutedNetwork: NetworkService {
     /// (RoutedNetwork+Outside.swift). With `streaming`, a streamed answer's head and chunks go there as they come, and the
     /// response returned has no body: they are not kept twice.
     func answer(_ request: NetworkRequest, outside: Bool, arrived: @Sendable (NetworkExchange) -> Void = { _ in },
-                streaming: (@Sendable (OutsideStreamPart) -> Bool)? = nil) async throws(TransportError) -> NetworkResponse {
+                streaming: (@Sendable (NetworkStreamPart) -> Bool)? = nil) async throws(TransportError) -> NetworkResponse {
         guard !Task.isCancelled, !scope.isClosed else { throw .cancelled }
         let matched = await match(request, outside: outside)
         switch matched {

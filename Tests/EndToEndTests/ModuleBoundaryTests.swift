@@ -90,7 +90,7 @@ import Testing
         let engine: Set<String> = ["SessionRuntime", "CTaskOwnership", "ScenarioHost", "ControlServer", "LiveServices", "CSQLite", "ScenarioDaemon", "Systemd"]
         // The reading is real: the shipped daemon reaches every one of them.
         #expect(closure(of: "scenariod").isSuperset(of: engine), "\(closure(of: "scenariod").sorted())")
-        for client in ["ControlAPI", "ScenarioClient", "ScenarioImport", "ScenarioExplore", "scenarioctl", "FeedReader", "Ratings", "Assistant", "TaskModels"] {
+        for client in ["ControlAPI", "ScenarioClient", "ScenarioImport", "ScenarioExplore", "ScenarioURLLoading", "scenarioctl", "FeedReader", "Ratings", "Assistant", "TaskModels"] {
             #expect(dependencies[client] != nil, "no target \(client) in Package.swift")
             let linked = closure(of: client).intersection(engine)
             #expect(linked.isEmpty, "\(client) links \(linked.sorted()) (all it reaches: \(closure(of: client).sorted()))")

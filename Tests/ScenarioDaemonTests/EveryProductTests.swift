@@ -5,6 +5,7 @@ import ScenarioDaemon
 import ScenarioExplore
 import ScenarioFormat
 import ScenarioTesting
+import ScenarioURLLoading
 import Services
 import Testing
 
@@ -16,10 +17,10 @@ import Testing
         let types: [Any.Type] = [
             ScenarioDaemon.Daemon.self, ScenarioTesting.TestDaemon.self, Services.ModelServices.self, Fakes.ServiceDefinition.self,
             ScenarioFormat.ScenarioCatalog.self, ControlAPI.APIErrorCode.self, ScenarioClient.ControlClient.self,
-            ScenarioExplore.Explorer.self,
+            ScenarioExplore.Explorer.self, ScenarioURLLoading.ScenarioURLProtocol.self,
         ]
         let modules = ["ScenarioDaemon", "ScenarioTesting", "Services", "Fakes", "ScenarioFormat", "ControlAPI", "ScenarioClient",
-                       "ScenarioExplore"]
+                       "ScenarioExplore", "ScenarioURLLoading"]
         #expect(types.map { String(reflecting: $0).split(separator: ".").first.map(String.init) } == modules)
     }
 }

@@ -59,6 +59,11 @@ scenarioctl --socket ./web.sock requests --session web
 kill $!
 """
 
+# Sources/ScenarioURLLoading/ScenarioURLLoading.docc/RunYourAppsUITestsAgainstAScenario.md
+UI_TEST_EXAMPLE = """scenarioctl session new offline-demo --id ui-test --endpoint 0
+scenarioctl session show ui-test --proxy
+"""
+
 RECORD_EXAMPLE = """scenarioctl --socket ./web.sock session new shop-record --id rec --endpoint 0 --origin https://www.cocoawithlove.com
 """
 
@@ -108,6 +113,17 @@ def test_the_open_example(tmp_path):
     lines = printed.splitlines()
     assert lines[1:3] == ["web", "5"], printed
     assert "(sent from outside)" in lines[-1] and "www.cocoawithlove.com/feed.json" in lines[-1], printed
+
+
+def test_the_ui_test_example(daemon):
+    article = (REPOSITORY / "Sources/ScenarioURLLoading/ScenarioURLLoading.docc/RunYourAppsUITestsAgainstAScenario.md").read_text()
+    assert f"```sh\n{UI_TEST_EXAMPLE}```" in article
+    environment = {**os.environ, "SCENARIOD_SOCKET": daemon.socket, "PATH": f"{pathlib.Path(SCENARIOCTL).parent}:{os.environ['PATH']}"}
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", UI_TEST_EXAMPLE], capture_output=True, text=True, env=environment, timeout=120)
+    assert result.returncode == 0, result.stderr
+    session_id, proxy = result.stdout.splitlines()
+    endpoint = daemon.call("GET", "/v1/sessions/ui-test", expect=200).json()["endpoint"]
+    assert session_id == "ui-test" and proxy == f"http://scenariod:{endpoint['token']}@127.0.0.1:{endpoint['port']}", result.stdout
 
 
 class FeedServer(http.server.ThreadingHTTPServer):
