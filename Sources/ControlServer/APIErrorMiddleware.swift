@@ -57,6 +57,9 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return error
         case let error as HostError:
             return APIError(error)
+        case is RequestFramingHandler.BodyCutShort:
+            // Answered already, 408, by the framing handler; this answer is not written, and is no server fault.
+            return APIError(.requestTimeout, .bodyTimeout, "the request body did not arrive whole; it was not acted on.")
         case let error as HTTPError where error.status == .notFound:
             return APIError(.notFound, .noSuchEndpoint, "there is no endpoint \(request.method) \(request.uri.path)\(slashInKeyHint(request.uri.path)); see openapi/scenariod.yaml.")
         case let error as HTTPError where error.status == .methodNotAllowed:

@@ -22,8 +22,7 @@ extension ControlRoutes {
             let session = try await host.createSession(of: body.scenario, id: body.id, overrides: body.overrides)
             if let endpoint = body.endpoint {
                 do {
-                    _ = try await SessionEndpoint.open(endpoint, for: session, directory: configuration.endpointDirectory,
-                                                       access: configuration.access, logger: session.logger)
+                    _ = try await SessionEndpoint.open(endpoint, for: session, configuration: configuration, logger: session.logger)
                 } catch {
                     // A session without the endpoint it was asked for is not what the client wanted: none is made.
                     try? await host.deleteSession(session.id)

@@ -68,6 +68,9 @@ struct EndpointAnswer: Sendable {
         } catch {
             return try await writer.write(response: Self.text(.contentTooLarge, "the request's body is over the endpoint's \(SessionEndpoint.bodyLimit >> 20) MiB."))
         }
+        // A body cut short (the body timeout closed the connection, or the client went) is not a request to send on.
+        let declared = request.head.headerFields[.contentLength].flatMap(Int.init)
+        guard channel.isActive, declared == nil || declared == body.readableBytes else { return }
         for name in Self.hopByHop { fields[name] = nil }
         let mapped: String?
         if let named = fields[Self.urlField] {

@@ -112,7 +112,23 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
             let (handler, context) = bound.value
             handler.bodyCheck = nil
             handler.refuse((.requestTimeout, .bodyTimeout, "the request body did not arrive whole within \(seconds.formatted()) s of its head (the daemon's --body-timeout); send the body as its head says, or a Content-Length that matches it."), context)
+            // The head and the body so far were passed on: the router must not read them as a whole request (a
+            // session was once created from a body cut short, after its client had been told 408).
+            context.fireErrorCaught(BodyCutShort())
         }
+    }
+
+    /// What the request's reader meets when its body stopped before its end: the request is not to be acted on.
+    struct BodyCutShort: Error {}
+
+    /// Nothing more is written once this handler has answered: the router's answer to a request refused mid-body
+    /// would follow the refusal on a connection that is closing.
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !refused else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        context.write(data, promise: promise)
     }
 
     /// Writes the JSON error for `refusal` and closes the connection once it is sent, or, `draining`, once the

@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTPTypesHTTP1
 import NIOPosix
 import ScenarioHost
 import Synchronization
@@ -56,27 +57,33 @@ final class SessionEndpoint: SessionAttachment {
     }
 
     /// Opens the endpoint `request` asks for, for `session`, and ties it to the session's life.
-    /// - Parameters:
-    ///   - directory: Where Unix socket endpoints go (`endpoints/` beside the control socket); nil when the daemon has
-    ///     no such directory, and then only TCP endpoints open.
-    ///   - access: The control socket's policy, which a Unix socket endpoint follows.
-    static func open(_ request: SessionEndpointRequest, for session: Session, directory: String?, access: AccessPolicy,
+    /// - Parameter configuration: Where Unix socket endpoints go (`endpointDirectory`: with none, only loopback ones
+    ///   open); the control socket's access policy, which a Unix socket endpoint follows; and its timeouts, which every
+    ///   endpoint's connections keep (a head that does not come, or a body that does not come whole, closes its
+    ///   connection).
+    static func open(_ request: SessionEndpointRequest, for session: Session, configuration: ControlConfiguration,
                      logger: Logger) async throws -> SessionEndpoint {
+        let directory = configuration.endpointDirectory
         let origin = try check(request)
         let token = request.port != nil && request.token != false ? EndpointToken.make() : nil
-        let answer = EndpointAnswer(session: session, token: token, origin: origin, access: access, logger: logger)
+        let answer = EndpointAnswer(session: session, token: token, origin: origin, access: configuration.access, logger: logger)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
         let connections = OpenConnections()
+        let requestTimeout = TimeAmount(configuration.requestTimeout), bodyTimeout = TimeAmount(configuration.bodyTimeout)
         let setUp = { @Sendable (channel: any Channel) -> EventLoopFuture<Void> in
             connections.add(channel)
             return PeerCredentials.future(of: channel).flatMap { peer in
                 let http = HTTP1Channel(responder: { request, writer, channel in
                     try await answer.respond(to: request, writer: writer, channel: channel, peer: peer)
                 }, configuration: .init())
-                return http.setup(channel: channel, logger: logger).map { value in
+                return http.setup(channel: channel, logger: logger).flatMapThrowing { value in
+                    let pipeline = channel.pipeline.syncOperations
+                    let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+                    try pipeline.addHandler(RequestTimeoutHandler(timeout: requestTimeout), position: .before(conversion))
+                    try pipeline.addHandler(RequestFramingHandler(bodyLimit: bodyLimit, bodyTimeout: bodyTimeout), position: .before(conversion))
                     // A task per connection, on its own event loop as the control socket's are, that ends when the
                     // connection does; the session's life (not a task group's) bounds the listener.
                     Task(executorPreference: EventLoopTaskExecutor(channel.eventLoop)) {

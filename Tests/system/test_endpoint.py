@@ -263,6 +263,24 @@ def test_refusals_say_what_is_wrong_and_leave_no_session(daemon_with):
     assert run.returncode == 0 and run.stdout.startswith("http://scenariod:"), run
 
 
+def test_an_endpoints_connections_keep_the_daemons_timeouts(daemon_with):
+    """A client that never sends a head, or never finishes a body, does not hold a connection for the session's life."""
+    daemon = daemon_with({"shop": SHOP}, ["--request-timeout", "300ms", "--body-timeout", "300ms"])
+    port = open_session(daemon, "shop", "t", port=0, token=False)["endpoint"]["port"]
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as idle:
+        assert idle.recv(1) == b"", "an idle connection is closed"
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as slow:
+        slow.sendall(b"POST /basket HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n{}")
+        answer = b""
+        while chunk := slow.recv(65536):
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as large:
+        large.sendall(b"POST /basket HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n" % (64 << 20))
+        assert large.recv(65536).startswith(b"HTTP/1.1 413"), "a body over the endpoint's 32 MiB is refused at its head"
+    assert outside(daemon, "t") == [], "none of them reached the routes"
+
+
 def test_a_given_origin_and_the_daemons_stop_close_every_endpoint(daemon_with):
     daemon = daemon_with({"shop": SHOP})
     endpoint = open_session(daemon, "shop", "o", origin="https://search.example")["endpoint"]

@@ -261,3 +261,18 @@ def test_a_body_that_never_finishes_is_ended_at_the_body_timeout(daemon_with):
         connection.close()
     assert daemon.call("GET", "/v1/sessions/s/kv/k").status_code == 404
     assert daemon.call("GET", "/v1/health", expect=200).json()["status"] == "ok"
+
+
+def test_a_body_cut_short_that_reads_as_whole_json_is_not_acted_on(daemon_with):
+    """The client was answered 408, yet the JSON it had sent so far ({"scenario": …}, complete as JSON, 5 bytes short
+    of its Content-Length) created the session: a change its client was told had failed."""
+    daemon = daemon_with({}, arguments=["--body-timeout", "300ms"])
+    body = b'{"scenario":"offline-demo","id":"cut"}'
+    connection = rawhttp.connect(daemon.socket, timeout=15)
+    connection.sendall(b"POST /v1/sessions HTTP/1.1\r\nHost: s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                       % (len(body) + 5, body))
+    json_error(*rawhttp.read_response(connection, limit=15), 408, "bodyTimeout")
+    assert rawhttp.closed_by_peer(connection, limit=5)
+    connection.close()
+    assert daemon.call("GET", "/v1/sessions", expect=200).json() == []
+    assert "failed" not in daemon.log(), "a client's short body is not the server's failure"
