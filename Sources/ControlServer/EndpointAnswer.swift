@@ -35,32 +35,10 @@ struct EndpointAnswer: Sendable {
 
     func respond(to request: Request, writer: consuming ResponseWriter, channel: any Channel, peer: PeerCredentials?) async throws {
         var request = request
-        if let peer, !access.allows(peer) {
-            logger.warning("refused \(request.method) \(request.head.path ?? "/") on the endpoint of session \(session.id) from \(peer)", metadata: peer.metadata)
-            return try await writer.write(response: Self.text(.forbidden, access.refusal(for: peer)))
-        }
-        guard request.method != .connect else {
-            return try await writer.write(response: Self.text(.notImplemented, """
-                A session endpoint does not tunnel TLS (CONNECT): send the app's requests as http:// through it; a host \
-                the session's routes name gets the scheme and port the routes give it, so http://api.example.com/items \
-                reaches the route for https://api.example.com/items.
-                """))
-        }
         var fields = request.head.headerFields
         var target = request.head.path ?? "/"
-        if let token {
-            switch token.check(&fields, &target) {
-            case .right(inQuery: false): break
-            case .right(inQuery: true):
-                // Sent on to the same URL without the token, with the cookie that carries it from then on: so the token
-                // stays out of the address bar, the history and the Referer of the page's own requests.
-                let redirect: HTTPResponse.Status = request.method == .get || request.method == .head ? .seeOther : .temporaryRedirect
-                return try await writer.write(response: HTTPResponse(status: redirect, headerFields: [
-                    .location: target, .setCookie: "\(EndpointToken.name)=\(token.value); Path=/; HttpOnly; SameSite=Strict", .contentLength: "0",
-                ]), body: ResponseBody())
-            case let given:
-                return try await writer.write(response: refusal(given, authority: request.head.authority))
-            }
+        if let refused = admission(of: request.head, peer: peer, fields: &fields, target: &target) {
+            return try await writer.write(response: refused)
         }
         let body: ByteBuffer
         do {
@@ -72,28 +50,10 @@ struct EndpointAnswer: Sendable {
         let declared = request.head.headerFields[.contentLength].flatMap(Int.init)
         guard channel.isActive, declared == nil || declared == body.readableBytes else { return }
         for name in Self.hopByHop { fields[name] = nil }
-        let mapped: String?
-        if let named = fields[Self.urlField] {
-            fields[Self.urlField] = nil
-            mapped = named
-        } else {
-            do throws(HostError) {
-                mapped = EndpointTarget(origins: try await session.routeOrigins(), origin: origin)
-                    .url(authority: request.head.authority, target: target)
-            } catch {
-                return try await writer.write(response: gone(error))
-            }
-        }
-        guard let mapped else {
-            return try await writer.write(response: Self.text(.misdirectedRequest, """
-                session '\(session.id)': its routes name no origin that a request to the endpoint's own address \
-                (\(request.head.authority ?? "no Host")) could stand for. Create the endpoint with an origin ("endpoint": \
-                {"origin": "https://api.example.com"}, scenarioctl session new --origin), put the host first in the path \
-                (/api.example.com/items), or send through the endpoint as a proxy.
-                """))
-        }
-        guard let url = URL(string: mapped), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-            return try await writer.write(response: Self.text(.badRequest, "'\(mapped.prefix(200))' is not an absolute http or https URL; a Scenario-URL header names the whole URL the request stands for, such as https://api.example.com/items."))
+        let url: URL
+        switch await destination(of: request.head, fields: &fields, target: target) {
+        case .success(let found): url = found
+        case .failure(let refused): return try await writer.write(response: refused.refusal)
         }
         let sent: OutsideRequest
         let (parts, delivery) = AsyncStream.makeStream(of: NetworkStreamPart.self)
@@ -156,29 +116,6 @@ struct EndpointAnswer: Sendable {
         if let length { head.headerFields[.contentLength] = "\(length)" }
         head.headerFields[sequenceField] = "\(sequence)"
         return head
-    }
-
-    /// The session's refusal: 410 once it is deleted, 503 when it holds too much to take the request.
-    private func gone(_ error: HostError) -> (head: HTTPResponse, body: ByteBuffer) {
-        Self.text(error.code == .unknownSession ? .gone : .serviceUnavailable, "session '\(session.id)': \(error.message)")
-    }
-
-    /// 401 to a client of the endpoint's own address, 407 (with `Proxy-Authenticate`) to a proxy's client.
-    private func refusal(_ given: EndpointToken.Given, authority: String?) -> (head: HTTPResponse, body: ByteBuffer) {
-        let proxied = !EndpointTarget.isOwnAddress(authority.map(EndpointTarget.hostName) ?? "")
-        let what = if case .wrong = given { "a wrong token" } else { "no token" }
-        var response = Self.text(proxied ? .proxyAuthenticationRequired : .unauthorized, """
-            The endpoint of session '\(session.id)' refuses a request with \(what): give the session's token (`scenarioctl \
-            session show \(session.id)`, GET /v1/sessions/\(session.id)) as the Scenario-Token header, the proxy's \
-            password (http://scenariod:TOKEN@HOST:PORT), or ?\(EndpointToken.name)=TOKEN once from a browser.
-            """)
-        if proxied { response.head.headerFields[.proxyAuthenticate] = "Basic realm=\"scenariod session \(session.id)\"" }
-        return response
-    }
-
-    private static func text(_ status: HTTPResponse.Status, _ message: String) -> (head: HTTPResponse, body: ByteBuffer) {
-        let body = ByteBuffer(string: message + "\n")
-        return (HTTPResponse(status: status, headerFields: [.contentType: "text/plain; charset=utf-8", .contentLength: "\(body.readableBytes)"]), body)
     }
 }
 
