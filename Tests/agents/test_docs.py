@@ -54,11 +54,11 @@ kill $!
 """
 
 
-def run_example(tmp_path, script):
-    """Runs a page's example as a reader would: from a directory holding the repository's docs, the binaries on PATH."""
-    page = (REPOSITORY / "docs/import-what-you-have.md").read_text()
-    assert f"```sh\n{script}```" in page
-    (tmp_path / "docs").symlink_to(REPOSITORY / "docs")
+def run_example(tmp_path, script, page="docs/import-what-you-have.md", beside="docs"):
+    """Runs a page's example as a reader would: from a directory holding the repository's `beside` directory (its docs,
+    or its scenarios), the binaries on PATH."""
+    assert f"```sh\n{script}```" in (REPOSITORY / page).read_text()
+    (tmp_path / beside).symlink_to(REPOSITORY / beside)
     environment = {**os.environ, "PATH": f"{pathlib.Path(SCENARIOCTL).parent}:{os.environ['PATH']}"}
     result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, capture_output=True, text=True,
                             env=environment, timeout=120)

@@ -10,6 +10,7 @@ import threading
 
 import httpx
 from daemon import REPOSITORY, SCENARIOCTL, Daemon
+from test_docs import run_example as run_page_example
 from playwright.sync_api import sync_playwright
 
 PAGE = """<!doctype html><title>loading</title><ul id="items"></ul><script type="module">
@@ -95,17 +96,8 @@ def test_chromium_loads_a_page_from_a_session_whose_fetch_calls_reach_the_same_s
         daemon.stop()
 
 
-def run_example(tmp_path, script, environment=None):
-    """Runs a page's example as a reader would: from a directory holding the repository's scenarios, the binaries on
-    PATH."""
-    page = (REPOSITORY / "docs/serve-any-app.md").read_text()
-    assert f"```sh\n{script}```" in page
-    (tmp_path / "scenarios").symlink_to(REPOSITORY / "scenarios")
-    environment = {**os.environ, **(environment or {}), "PATH": f"{pathlib.Path(SCENARIOCTL).parent}:{os.environ['PATH']}"}
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, capture_output=True, text=True,
-                            env=environment, timeout=120)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
+def run_example(tmp_path, script):
+    return run_page_example(tmp_path, script, page="docs/serve-any-app.md", beside="scenarios")
 
 
 def test_the_open_example(tmp_path):
@@ -116,14 +108,13 @@ def test_the_open_example(tmp_path):
 
 
 def test_the_ui_test_example(daemon):
-    article = (REPOSITORY / "Sources/ScenarioURLLoading/ScenarioURLLoading.docc/RunYourAppsUITestsAgainstAScenario.md").read_text()
-    assert f"```sh\n{UI_TEST_EXAMPLE}```" in article
-    environment = {**os.environ, "SCENARIOD_SOCKET": daemon.socket, "PATH": f"{pathlib.Path(SCENARIOCTL).parent}:{os.environ['PATH']}"}
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", UI_TEST_EXAMPLE], capture_output=True, text=True, env=environment, timeout=120)
-    assert result.returncode == 0, result.stderr
-    session_id, proxy = result.stdout.splitlines()
+    article = "Sources/ScenarioURLLoading/ScenarioURLLoading.docc/RunYourAppsUITestsAgainstAScenario.md"
+    script = f"export SCENARIOD_SOCKET={daemon.socket}\n{UI_TEST_EXAMPLE}"
+    assert f"```sh\n{UI_TEST_EXAMPLE}```" in (REPOSITORY / article).read_text()
+    session_id, proxy = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=120,
+                                       env={**os.environ, "PATH": f"{pathlib.Path(SCENARIOCTL).parent}:{os.environ['PATH']}"}).stdout.splitlines()
     endpoint = daemon.call("GET", "/v1/sessions/ui-test", expect=200).json()["endpoint"]
-    assert session_id == "ui-test" and proxy == f"http://scenariod:{endpoint['token']}@127.0.0.1:{endpoint['port']}", result.stdout
+    assert session_id == "ui-test" and proxy == f"http://scenariod:{endpoint['token']}@127.0.0.1:{endpoint['port']}"
 
 
 class FeedServer(http.server.ThreadingHTTPServer):

@@ -110,3 +110,14 @@ def unix_connections(pid):
     with open("/proc/net/unix") as table:
         unix = sum(1 for line in table.read().splitlines()[1:] if line.split()[6] in inodes)
     return unix, len(descriptors)
+
+
+def until(probe, what, seconds=10):
+    """probe()'s first truthy value, asked every 50 ms; fails after `seconds` (a bound, not a measurement)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"waited {seconds} s for {what}")

@@ -9,13 +9,12 @@ import socket
 import stat
 import subprocess
 import threading
-import time
 
 import httpx
 import pytest
 import requests
 
-from daemon import REPOSITORY, SCENARIOCTL
+from daemon import REPOSITORY, SCENARIOCTL, until
 
 FEED = (REPOSITORY / "scenarios/first-launch/fixtures/feed.json").read_bytes()
 
@@ -360,14 +359,3 @@ class ChunkedReader:
     def has_more(self, seconds):
         """Whether more of the body is here, or comes within `seconds`."""
         return bool(self.buffer) or bool(select.select([self.connection], [], [], seconds)[0])
-
-
-def until(probe, what, seconds=30):
-    """probe()'s first truthy value, asked every 20 ms; fails after `seconds` (a bound, not a measurement)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"no {what} within {seconds} s")

@@ -8,7 +8,7 @@ import time
 import pytest
 import yaml
 
-from daemon import SCENARIOCTL
+from daemon import SCENARIOCTL, until
 
 FEED_ITEMS = 4  # scenarios/first-launch/fixtures/feed.json
 
@@ -288,17 +288,6 @@ network:
         else:
             assert len(replayed) == len(live) and "ws-live-secret" not in str(replayed), replayed
     assert len(socket_server.messages()) == 1, "replay must not reach the network"
-
-
-def until(probe, what, seconds=10):
-    """probe()'s first truthy value, asked every 50 ms; fails after `seconds` (a bound, not a measurement)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"waited {seconds} s for {what}")
 
 
 def test_a_real_miss_in_a_mixed_scenario_still_warns(loopback, daemon_with):
