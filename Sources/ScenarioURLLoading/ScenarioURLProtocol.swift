@@ -2,7 +2,6 @@ public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-import Synchronization
 
 /// A `URLProtocol` that answers every http and https request of a `URLSession` from a scenariod session, through the
 /// session's endpoint: the app's own networking code runs unchanged, and the session's routes, clock, journal and
@@ -29,7 +28,19 @@ public final class ScenarioURLProtocol: URLProtocol {
     /// each instance itself, with no way back to the configuration that registered it (on Linux it does not even see
     /// the configuration's `httpAdditionalHeaders`), so an app under test has one session endpoint, as it has one
     /// launch argument.
-    private static let registered = Mutex<ScenarioEndpoint?>(nil)
+    private static let registered = RegisteredEndpoint()
+
+    /// `registered`'s value under a lock: NSLock rather than Synchronization's Mutex, which an app that supports
+    /// iOS 17 or macOS 14 could not link (`@unchecked Sendable`: every access takes the lock).
+    private final class RegisteredEndpoint: @unchecked Sendable {
+        private let lock = NSLock()
+        private var endpoint: ScenarioEndpoint?
+
+        var value: ScenarioEndpoint? {
+            get { lock.withLock { endpoint } }
+            set { lock.withLock { endpoint = newValue } }
+        }
+    }
 
     /// Requests to the endpoint itself go without this protocol: one URLSession for the process, as URLSession asks.
     private static let forwardingSession = URLSession(configuration: .ephemeral)
@@ -56,7 +67,7 @@ public final class ScenarioURLProtocol: URLProtocol {
                                 endpoint: ScenarioEndpoint? = ScenarioEndpoint(processEnvironment: ProcessInfo.processInfo.environment,
                                                                                arguments: ProcessInfo.processInfo.arguments)) -> Bool {
         guard let endpoint else { return false }
-        registered.withLock { $0 = endpoint }
+        registered.value = endpoint
         configuration.protocolClasses = [ScenarioURLProtocol.self] + (configuration.protocolClasses ?? []).filter { $0 != ScenarioURLProtocol.self }
         return true
     }
@@ -74,7 +85,7 @@ public final class ScenarioURLProtocol: URLProtocol {
     /// Sends the request to the session's endpoint, with its whole URL in the `Scenario-URL` header.
     override public func startLoading() {
         guard let url = request.url else { return fail(URLError(.badURL)) }
-        guard let endpoint = Self.registered.withLock({ $0 })
+        guard let endpoint = Self.registered.value
             ?? ScenarioEndpoint(processEnvironment: ProcessInfo.processInfo.environment, arguments: ProcessInfo.processInfo.arguments) else {
             return fail(URLError(.cannotFindHost, userInfo: [NSLocalizedDescriptionKey:
                 "ScenarioURLProtocol has no session endpoint for \(url): register it with one, or start the app with \(ScenarioEndpoint.launchArgument) URL or \(ScenarioEndpoint.environmentVariable)=URL."]))

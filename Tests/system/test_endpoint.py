@@ -206,6 +206,34 @@ def test_a_delayed_answer_and_a_stream_wait_for_the_sessions_clock(daemon_with):
         requests.get(f"{url}/reset", timeout=30)
 
 
+def clock_example(name):
+    """A scenario of docs/serve-any-app.md's "Clocks for outside clients", as the page writes it."""
+    page = (REPOSITORY / "docs/serve-any-app.md").read_text()
+    return page.split(f"# scenarios/{name}/scenario.yaml", 1)[1].split("\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_pages_clocks_a_delay_on_the_virtual_clock_and_a_stream_in_real_time(daemon_with):
+    daemon = daemon_with({name: clock_example(name) for name in ("feed-slow", "assistant-live-clock")})
+    url = open_session(daemon, "feed-slow", "slow", port=0, token=False)["endpoint"]["url"]
+    answers = []
+    waiting = threading.Thread(target=lambda: answers.append(requests.get(f"{url}/feed.json", timeout=60)))
+    waiting.start()
+    until(lambda: outside(daemon, "slow") and outside(daemon, "slow")[-1].get("pending"), "the request's arrival")
+    daemon.call("POST", "/v1/sessions/slow/clock/advance", json={"by": "5s"}, expect=200)
+    waiting.join(60)
+    assert answers[0].content == FEED
+
+    # On the system clock nobody moves the clock: the reply's events come as real time passes.
+    socket_path = open_session(daemon, "assistant-live-clock", "live")["endpoint"]["socket"]
+    run = subprocess.run(["curl", "-sS", "-N", "--unix-socket", socket_path, "-X", "POST", "-d", "{}", "http://localhost/v1/replies"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.stdout.count("event: token") >= 2 and "event: done" in run.stdout, run
+    entry = outside(daemon, "live")[-1]
+    times = [chunk["time"] for chunk in entry["stream"]["chunks"]]
+    assert times == sorted(times) and times[0] < times[-1], "each event was delivered at its own moment"
+    assert daemon.call("GET", "/v1/sessions/live/history", expect=200).json()["steps"][-1]["kind"] == "sendRequest"
+
+
 def test_sixteen_sessions_each_answer_on_their_own_endpoint(daemon_with):
     daemon = daemon_with({"shop": SHOP})
     endpoints = {}
