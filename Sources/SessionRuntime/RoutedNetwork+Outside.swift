@@ -8,8 +8,11 @@ extension RoutedNetwork {
     /// Sends `request` as ``send(_:)`` does, for a client outside the session rather than its Model: journaled with
     /// `outside` true, and handing the journal entry to `arrived` as the request arrives (before a delayed answer waits
     /// on the clock), so the client learns its sequence number at once.
-    /// - Parameter streaming: Given, a streamed answer's head and chunks go to it as the clock delivers them, and the
-    ///   result has no body; it returns false once its client is gone, which ends the stream.
+    /// - Parameters:
+    ///   - request: The request, as the Model's network service would be given it.
+    ///   - arrived: Given the request's journal entry as it arrives.
+    ///   - streaming: Given, a streamed answer's head and chunks go to it as the clock delivers them, and the result has
+    ///     no body; it returns false once its client is gone, which ends the stream.
     public func sendFromOutside(_ request: NetworkRequest, arrived: @Sendable (NetworkExchange) -> Void,
                                 streaming: (@Sendable (NetworkStreamPart) -> Bool)? = nil) async
         -> Result<NetworkResponse, TransportError> {
