@@ -387,3 +387,48 @@ class ChunkedReader:
     def has_more(self, seconds):
         """Whether more of the body is here, or comes within `seconds`."""
         return bool(self.buffer) or bool(select.select([self.connection], [], [], seconds)[0])
+
+
+def test_thousands_of_connections_and_sessions_leave_no_descriptor_behind(daemon_with):
+    """A daemon under a presenter or a CI farm for days: connections that come and go, clients that hang up in the
+    middle of a stream, endpoints opened and closed with their sessions, and 20,000 requests on one connection, end
+    with the daemon holding what it held before."""
+    daemon = daemon_with({"shop": SHOP})
+    path = open_session(daemon, "shop", "soak", token=False)["endpoint"]["socket"]
+    descriptors = lambda: len(os.listdir(f"/proc/{daemon.pid}/fd"))
+    before = descriptors()
+    for _ in range(2000):
+        with socket.socket(socket.AF_UNIX) as connection:
+            connection.connect(path)
+            connection.sendall(b"GET /items HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            assert connection.recv(65536).startswith(b"HTTP/1.1 200 OK")
+    for _ in range(200):
+        # A client of a stream that hangs up once its first event came.
+        with socket.socket(socket.AF_UNIX) as connection:
+            connection.connect(path)
+            connection.sendall(b"GET /prices HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            assert ChunkedReader(connection).head()[0] == "HTTP/1.1 200 OK"
+    until(lambda: descriptors() <= before, f"the daemon's descriptors back to {before} (now {descriptors()})", seconds=30)
+
+    with socket.socket(socket.AF_UNIX) as connection:
+        connection.connect(path)
+        reader = ChunkedReader(connection)
+        for count in range(20_000):
+            connection.sendall(b"GET /items HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            head = reader.head()
+            length = int(next(line.split(":", 1)[1] for line in head if line.lower().startswith("content-length:")))
+            while len(reader.buffer) < length:
+                reader._receive()
+            reader.buffer = reader.buffer[length:]
+        sequence = next(line.split(":", 1)[1].strip() for line in head if line.lower().startswith("scenario-sequence:"))
+    entries = daemon.call("GET", "/v1/sessions/soak/journal", expect=200).json()
+    # Every request numbered in turn; the journal keeps its newest thousand.
+    assert int(sequence) == entries["entries"][-1]["sequence"] and entries["dropped"] > 0, (sequence, entries["dropped"])
+
+    for index in range(200):
+        created = open_session(daemon, "shop", f"brief-{index}", **({"port": 0} if index % 2 else {}))
+        daemon.call("DELETE", f"/v1/sessions/brief-{index}", expect=204)
+        assert created["endpoint"]["url"]
+    daemon.call("DELETE", "/v1/sessions/soak", expect=204)
+    assert os.listdir(os.path.dirname(path)) == [], "every socket went with its session"
+    until(lambda: descriptors() < before, f"the daemon's descriptors below {before} once the endpoint closed (now {descriptors()})", seconds=30)
