@@ -125,8 +125,9 @@ final class SessionEndpoint: SessionAttachment {
         } catch let error as APIError {
             throw error
         } catch {
-            let place = request.port.map { "127.0.0.1:\($0)" } ?? "\(directory ?? "")/\(session.id).sock"
-            throw APIError(.conflict, .endpointUnavailable, "the session's endpoint cannot listen on \(place): \(error). Ask for another port, or 0 for any free one.")
+            let (place, remedy) = request.port.map { ("127.0.0.1:\($0)", "Ask for another port, or 0 for any free one.") }
+                ?? ("\(directory ?? "")/\(session.id).sock", "Check that the daemon may create sockets in \(directory ?? "its runtime directory"), or ask for a loopback port.")
+            throw APIError(.conflict, .endpointUnavailable, "the session's endpoint cannot listen on \(place): \(error). \(remedy)")
         }
         let endpoint = SessionEndpoint(body: body, listener: listener, connections: connections, socketPath: socketPath, logger: logger)
         guard await session.attach(endpoint) else {
