@@ -110,6 +110,8 @@ class Client(threading.Thread):
         self.created = 0
         # What each session's store was told and answered 200 to: read back before the session is deleted.
         self.written = {}
+        # The socket of each session's endpoint, for those that have one.
+        self.endpoints = {}
 
     def expect(self, response, *statuses):
         self.stats.count(response.request.method)
@@ -129,6 +131,7 @@ class Client(threading.Thread):
             self.http.close()
 
     def delete(self, session):
+        self.endpoints.pop(session, None)
         for key, value in self.written.pop(session, {}).items():
             stored = self.expect(self.http.get(f"/v1/sessions/{session}/kv/{key}"), 200)
             if stored.status_code == 200 and stored.json() != value:
@@ -150,7 +153,11 @@ class Client(threading.Thread):
             self.created += 1
             session = f"soak-{self.number}-{self.created}"
             scenario = self.random.choice(SCENARIOS)
-            self.expect(self.http.post("/v1/sessions", json={"scenario": scenario, "id": session}), 201)
+            # Half of them with a socket endpoint of their own, which goes with the session.
+            body = {"scenario": scenario, "id": session, **({"endpoint": {}} if self.random.random() < 0.5 else {})}
+            created = self.expect(self.http.post("/v1/sessions", json=body), 201)
+            if created.status_code == 201 and "endpoint" in created.json():
+                self.endpoints[session] = created.json()["endpoint"]["socket"]
             self.sessions.append(session)
             if len(self.sessions) > 4:
                 self.delete(self.sessions.pop(0))
@@ -179,6 +186,14 @@ class Client(threading.Thread):
                 for line in stream.iter_lines():
                     if line.startswith("data:"):
                         break  # the current state arrives first; then hang up mid-stream
+        elif session in self.endpoints and choice < 0.95:
+            # An app the daemon does not host, on a connection of its own: no route answers this path, at once.
+            with httpx.Client(transport=httpx.HTTPTransport(uds=self.endpoints[session]), base_url="http://localhost", timeout=60) as app:
+                answer = self.expect(app.get("/soak-probe"), 502)
+            if answer.status_code == 502 and "scenario-sequence" not in answer.headers:
+                self.stats.error(f"{session}'s endpoint answered without its journal sequence: {answer.headers}")
+            with self.stats.lock:
+                self.stats.endpoint_requests += 1
         else:
             self.expect(self.http.get(f"{base}/state"), 200)
 
@@ -486,6 +501,7 @@ class Stats:
         self.journal_capacity = None
         self.watched_events = 0
         self.missed_events = 0
+        self.endpoint_requests = 0
 
     def count(self, _method):
         with self.lock:
@@ -598,7 +614,7 @@ def soak(seconds, clients, directory):
             "watched_events": stats.watched_events, "missed_events_said_by_gaps": stats.missed_events,
             "bridge_daemon_connections_max": max(bridge_connections), "bridge_samples": len(visitor.connections),
             "agent_tool_calls": agent.calls, "explore_walks": explorer.walks, "record_replays": replayer.replays,
-            "live_server_restarts": flapper.restarts, "live_reloads": flapper.outcomes,
+            "live_server_restarts": flapper.restarts, "live_reloads": flapper.outcomes, "endpoint_requests": stats.endpoint_requests,
             "sessions_left": len(sessions_left), "samples": samples,
             # What the daemon holds open that it did not before the load: empty when it let go of everything.
             "descriptors_left": sorted((descriptor_targets(daemon.pid) - baseline_targets).elements()),

@@ -64,6 +64,24 @@ def test_an_allow_list_refuses_others_with_403(peer, daemon_with, shared_directo
     assert f"refused POST /v1/sessions from uid {peer}" in daemon.log()
 
 
+def test_a_sessions_socket_endpoint_keeps_the_allow_list(peer, daemon_with, shared_directory):
+    """A session's socket endpoint is reached as the control socket is: the allow-list refuses the same callers."""
+    daemon = daemon_with({}, arguments=["--allow-group", OTHER_GROUP], directory=shared_directory / "d")
+    endpoint = daemon.call("POST", "/v1/sessions", json={"scenario": "offline-demo", "id": "web", "endpoint": {}}, expect=201).json()["endpoint"]
+    # The modes let the user connect; the allow-list is what is under test.
+    os.chmod(os.path.dirname(endpoint["socket"]), 0o755)
+    os.chmod(endpoint["socket"], 0o666)
+    command = ["runuser", "-u", USER, "--", "curl", "-sS", "--unix-socket", endpoint["socket"], "-o", "-", "-w", "\n%{http_code}",
+               "http://localhost/feed.json"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    text, status = result.stdout.rsplit("\n", 1)
+    assert status == "403" and f"uid {peer}" in text, result
+    assert not [entry for entry in daemon.journal("web") if entry.get("outside")], "the refused request reached no route"
+    mine = subprocess.run(["curl", "-sS", "--unix-socket", endpoint["socket"], "http://localhost/feed.json"], capture_output=True, text=True, timeout=30)
+    assert "Cocoa with Love" in mine.stdout, "the daemon's own user is always allowed"
+    assert f"on the endpoint of session web from uid {peer}" in daemon.log()
+
+
 @pytest.mark.parametrize("allow", [["--allow-group", MEMBER_GROUP], ["--allow-uid", "PEER"]], ids=["group", "uid"])
 def test_an_allowed_user_gets_in(peer, daemon_with, shared_directory, allow):
     arguments = [str(peer) if value == "PEER" else value for value in allow]

@@ -23,6 +23,8 @@ def test_three_minutes_of_mixed_load_leave_no_errors_no_growth_and_nothing_held(
     assert report["sessions_left"] == 0, summary
     # The daemon's count of what sessions hold rose under the load and came back to nothing once they were deleted.
     assert report["held_bytes_peak"] > 0 and report["held_bytes_end"] == 0, summary
-    # Every kind of work ran: an agent's tool calls, explore walks, recordings replayed, a live server restarted.
+    # Every kind of work ran: an agent's tool calls, explore walks, recordings replayed, a live server restarted, apps
+    # through sessions' endpoints.
     assert report["agent_tool_calls"] > 0 and report["explore_walks"] > 0 and report["record_replays"] > 0, summary
+    assert report["endpoint_requests"] > 0, summary
     assert report["live_server_restarts"] > 0 and report["live_reloads"]["items"] > 0 and report["live_reloads"]["error"] > 0, summary
