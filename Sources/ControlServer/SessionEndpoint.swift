@@ -8,6 +8,7 @@ import NIOCore
 import NIOHTTPTypesHTTP1
 import NIOPosix
 import ScenarioHost
+import Services
 import Synchronization
 // `struct stat`'s module on Linux (ControlSocketServer says why).
 import CDispatch
@@ -44,27 +45,42 @@ final class SessionEndpoint: SessionAttachment {
         }
     }
 
-    /// The origin `request` gives, once its fields are found sound: checked before its session is made.
-    static func check(_ request: SessionEndpointRequest) throws -> RouteOrigin? {
+    /// What `"endpoint"` in `POST /v1/sessions` asks for, read and checked before its session is made.
+    struct Asked: Sendable {
+        let request: SessionEndpointRequest
+        /// Its `origin`, parsed.
+        let origin: RouteOrigin?
+    }
+
+    /// The endpoint `value` asks for: its fields checked as the body's are (a misspelt "prot" is refused rather than
+    /// ignored), then its port and origin.
+    static func asked(_ value: JSONValue) throws -> Asked {
+        let request: SessionEndpointRequest
+        do {
+            request = try JSONBody.decode(SessionEndpointRequest.self, from: value, fields: ["port", "token", "origin"], required: [])
+        } catch var error as APIError {
+            error.body.message = "endpoint: \(error.body.message)"
+            throw error
+        }
         if let port = request.port, !(0...65535).contains(port) {
             throw APIError(.badRequest, .invalidRequest, "endpoint.port \(port) is not a TCP port; give 0 for any free one, or 1 to 65535.")
         }
-        guard let given = request.origin else { return nil }
+        guard let given = request.origin else { return Asked(request: request, origin: nil) }
         guard let origin = RouteOrigin(url: given) else {
             throw APIError(.badRequest, .invalidRequest, "endpoint.origin '\(given.prefix(200))' is not an http or https origin; write it as https://api.example.com.")
         }
-        return origin
+        return Asked(request: request, origin: origin)
     }
 
-    /// Opens the endpoint `request` asks for, for `session`, and ties it to the session's life.
+    /// Opens the endpoint `asked` describes, for `session`, and ties it to the session's life.
     /// - Parameter configuration: Where Unix socket endpoints go (`endpointDirectory`: with none, only loopback ones
     ///   open); the control socket's access policy, which a Unix socket endpoint follows; and its timeouts, which every
     ///   endpoint's connections keep (a head that does not come, or a body that does not come whole, closes its
     ///   connection).
-    static func open(_ request: SessionEndpointRequest, for session: Session, configuration: ControlConfiguration,
+    static func open(_ asked: Asked, for session: Session, configuration: ControlConfiguration,
                      logger: Logger) async throws -> SessionEndpoint {
+        let (request, origin) = (asked.request, asked.origin)
         let directory = configuration.endpointDirectory
-        let origin = try check(request)
         let token = request.port != nil && request.token != false ? EndpointToken.make() : nil
         let answer = EndpointAnswer(session: session, token: token, origin: origin, access: configuration.access, logger: logger)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -75,7 +91,9 @@ final class SessionEndpoint: SessionAttachment {
         let requestTimeout = TimeAmount(configuration.requestTimeout), bodyTimeout = TimeAmount(configuration.bodyTimeout)
         let setUp = { @Sendable (channel: any Channel) -> EventLoopFuture<Void> in
             connections.add(channel)
-            return PeerCredentials.future(of: channel).flatMap { peer in
+            // Who is calling matters only to an allow-list, and only a Unix socket can say.
+            let asking = request.port == nil && configuration.access.isRestricted
+            return (asking ? PeerCredentials.future(of: channel) : channel.eventLoop.makeSucceededFuture(nil)).flatMap { peer in
                 let http = HTTP1Channel(responder: { request, writer, channel in
                     try await answer.respond(to: request, writer: writer, channel: channel, peer: peer)
                 }, configuration: .init())

@@ -27,8 +27,9 @@ extension RoutedNetwork {
     /// URLs, and of patterns whose text starts with a literal origin (`https://api\.example\.com/items/\d+`). A session
     /// endpoint maps a request for its own address onto one of these.
     public func routeOrigins() -> [RouteOrigin] {
+        if let knownOrigins { return knownOrigins }
         var seen = Set<RouteOrigin>()
-        return routes.compactMap { route -> RouteOrigin? in
+        let origins = routes.compactMap { route -> RouteOrigin? in
             let text: String
             switch route.matcher.url {
             case .exact(let url): text = url
@@ -38,5 +39,7 @@ extension RoutedNetwork {
             guard let origin = RouteOrigin(url: text), seen.insert(origin).inserted else { return nil }
             return origin
         }
+        knownOrigins = origins
+        return origins
     }
 }

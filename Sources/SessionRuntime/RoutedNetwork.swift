@@ -11,7 +11,10 @@ public import Services
 /// `pending` true, and with `pending` false once delivered. An unmatched request gets `unmatched` (a transport error) and near-miss explanations
 /// naming the closest routes.
 public actor RoutedNetwork: NetworkService {
-    private(set) var routes: [Route]
+    private(set) var routes: [Route] { didSet { knownOrigins = nil } }
+    /// The routes' origins as ``routeOrigins()`` last worked them out, until the routes change: a session endpoint
+    /// asks for them at every request.
+    var knownOrigins: [RouteOrigin]?
     private let unmatched: TransportError
     let clock: any ClockService
     /// The session's work (the clock's, or a scope of its own): live answers count as its work under way.

@@ -42,5 +42,10 @@ import Testing
             route("f", .exact("wss://assistant.example/v1/presence")),
         ], clock: VirtualClock(start: Date(timeIntervalSince1970: 0), mode: .frozen)) { _ in }
         #expect(await network.routeOrigins().map(\.description) == ["https://shop.example", "https://search.example"])
+        // A route set or removed while the session runs changes them at once.
+        await network.setRoute(route("g", .exact("http://localhost:8080/x")))
+        #expect(await network.routeOrigins().map(\.description) == ["http://localhost:8080", "https://shop.example", "https://search.example"])
+        _ = await network.removeRoute(named: "b")
+        #expect(await network.routeOrigins().map(\.description) == ["http://localhost:8080", "https://shop.example"])
     }
 }
