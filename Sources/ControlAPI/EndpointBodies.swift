@@ -27,8 +27,8 @@ public struct SessionEndpointBody: Codable, Sendable, Hashable {
     public var socket: String?
     /// The loopback port; nil for a Unix socket endpoint.
     public var port: Int?
-    /// The token a TCP endpoint requires (as the `Scenario-Token` header, the proxy's password, the `scenariod-token`
-    /// cookie or query parameter); nil when it requires none.
+    /// The token a TCP endpoint requires, as the `Scenario-Token` header or the proxy's password; nil when it requires
+    /// none.
     public var token: String?
     /// The endpoint as an HTTP proxy URL, with the token as its password: what `HTTP_PROXY` or `curl -x` take. Nil for a
     /// Unix socket endpoint.

@@ -14,9 +14,8 @@ extension EndpointAnswer {
     typealias Refusal = (head: HTTPResponse, body: ByteBuffer)
 
     /// The refusal of a request the endpoint does not take: a peer the access policy refuses, a CONNECT, a missing or
-    /// wrong token, or a token in the query (answered by a redirect without it). Nil for a request it takes, its token
-    /// taken out of `fields` and `target`.
-    func admission(of head: HTTPRequest, peer: PeerCredentials?, fields: inout HTTPFields, target: inout String) -> Refusal? {
+    /// wrong token. Nil for a request it takes, its token taken out of `fields`.
+    func admission(of head: HTTPRequest, peer: PeerCredentials?, fields: inout HTTPFields) -> Refusal? {
         if let peer, !access.allows(peer) {
             logger.warning("refused \(head.method) \(head.path ?? "/") on the endpoint of session \(session.id) from \(peer)", metadata: peer.metadata)
             return Self.text(.forbidden, access.refusal(for: peer))
@@ -29,18 +28,9 @@ extension EndpointAnswer {
                 """)
         }
         guard let token else { return nil }
-        switch token.check(&fields, &target) {
-        case .right(inQuery: false):
-            return nil
-        case .right(inQuery: true):
-            // Sent on to the same URL without the token, with the cookie that carries it from then on: so the token
-            // stays out of the address bar, the history and the Referer of the page's own requests.
-            let redirect: HTTPResponse.Status = head.method == .get || head.method == .head ? .seeOther : .temporaryRedirect
-            return (HTTPResponse(status: redirect, headerFields: [
-                .location: target, .setCookie: "\(EndpointToken.name)=\(token.value); Path=/; HttpOnly; SameSite=Strict", .contentLength: "0",
-            ]), ByteBuffer())
-        case let given:
-            return refusal(given, authority: head.authority)
+        switch token.check(&fields) {
+        case .right: return nil
+        case let given: return refusal(given, authority: head.authority)
         }
     }
 
@@ -88,8 +78,8 @@ extension EndpointAnswer {
         let what = if case .wrong = given { "a wrong token" } else { "no token" }
         var response = Self.text(proxied ? .proxyAuthenticationRequired : .unauthorized, """
             The endpoint of session '\(session.id)' refuses a request with \(what): give the session's token (`scenarioctl \
-            session show \(session.id)`, GET /v1/sessions/\(session.id)) as the Scenario-Token header, the proxy's \
-            password (http://scenariod:TOKEN@HOST:PORT), or ?\(EndpointToken.name)=TOKEN once from a browser.
+            session show \(session.id)`, GET /v1/sessions/\(session.id)) as the Scenario-Token header, or as the password \
+            of the proxy's credentials (http://scenariod:TOKEN@HOST:PORT; a browser takes it in its proxy settings).
             """)
         if proxied { response.head.headerFields[.proxyAuthenticate] = "Basic realm=\"scenariod session \(session.id)\"" }
         return response

@@ -36,8 +36,8 @@ struct EndpointAnswer: Sendable {
     func respond(to request: Request, writer: consuming ResponseWriter, channel: any Channel, peer: PeerCredentials?) async throws {
         var request = request
         var fields = request.head.headerFields
-        var target = request.head.path ?? "/"
-        if let refused = admission(of: request.head, peer: peer, fields: &fields, target: &target) {
+        let target = request.head.path ?? "/"
+        if let refused = admission(of: request.head, peer: peer, fields: &fields) {
             return try await writer.write(response: refused)
         }
         let body: ByteBuffer

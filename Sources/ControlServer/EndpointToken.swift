@@ -2,14 +2,12 @@ import Foundation
 import HTTPTypes
 
 /// The secret a TCP session endpoint asks of every request, since any local user can reach a loopback port. A client
-/// gives it as it can: the `Scenario-Token` header, the password of the proxy's credentials (`HTTP_PROXY=
-/// http://scenariod:TOKEN@127.0.0.1:PORT`), the `scenariod-token` cookie, or the `scenariod-token` query parameter,
-/// which a browser can be sent to once (the answer redirects to the URL without it and sets the cookie, so the page's own
-/// requests carry it).
-/// Each is removed before the request reaches the routes.
+/// gives it as the `Scenario-Token` header or as the password of the proxy's credentials (`http_proxy=
+/// http://scenariod:TOKEN@127.0.0.1:PORT`, or a browser's proxy settings); both are removed before the request reaches
+/// the routes. Never as a cookie: a browser sends a cookie of 127.0.0.1 to every server on 127.0.0.1, whatever its
+/// port, so another local server opened in the same browser would be handed the token.
 struct EndpointToken: Sendable {
     static let header = HTTPField.Name("Scenario-Token")!
-    static let name = "scenariod-token"
 
     let value: String
 
@@ -24,12 +22,11 @@ struct EndpointToken: Sendable {
     enum Given {
         case none
         case wrong
-        /// Given right; `inQuery` when in the query, so the answer redirects and sets the cookie.
-        case right(inQuery: Bool)
+        case right
     }
 
-    /// Checks `fields` and `target`, taking the token out of both.
-    func check(_ fields: inout HTTPFields, _ target: inout String) -> Given {
+    /// Checks `fields`, taking the token out of them.
+    func check(_ fields: inout HTTPFields) -> Given {
         var given: [String] = []
         if let header = fields[Self.header] { given.append(header) }
         fields[Self.header] = nil
@@ -37,25 +34,8 @@ struct EndpointToken: Sendable {
             fields[.proxyAuthorization] = nil
             if let password = Self.basicPassword(credentials) { given.append(password) }
         }
-        var cookies: [String] = []
-        for cookie in fields[values: .cookie] {
-            for pair in cookie.split(separator: ";") {
-                let trimmed = pair.trimmingCharacters(in: .whitespaces)
-                if trimmed.hasPrefix("\(Self.name)=") { given.append(String(trimmed.dropFirst(Self.name.count + 1))) } else { cookies.append(trimmed) }
-            }
-        }
-        fields[values: .cookie] = cookies.isEmpty ? [] : [cookies.joined(separator: "; ")]
-        var inQuery = false
-        if var components = URLComponents(string: target), let items = components.queryItems,
-           let item = items.first(where: { $0.name == Self.name }) {
-            given.append(item.value ?? "")
-            inQuery = true
-            let rest = items.filter { $0.name != Self.name }
-            components.queryItems = rest.isEmpty ? nil : rest
-            target = components.string ?? target
-        }
         guard !given.isEmpty else { return .none }
-        return given.contains(where: matches) ? .right(inQuery: inQuery) : .wrong
+        return given.contains(where: matches) ? .right : .wrong
     }
 
     /// Compared in time that does not depend on where the strings first differ.

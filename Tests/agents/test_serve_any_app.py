@@ -70,30 +70,60 @@ RECORD_EXAMPLE = """scenarioctl --socket ./web.sock session new shop-record --id
 
 
 def test_chromium_loads_a_page_from_a_session_whose_fetch_calls_reach_the_same_session(tmp_path):
+    """The browser reaches the session through its proxy settings, the token as the proxy's password: the page is the
+    app's own URL (http://shop.example/), and the token goes to the endpoint alone, never to another local server the
+    same browser opens."""
     daemon = Daemon(tmp_path, SHOP).start()
+    elsewhere = HeaderServer()
     try:
         created = daemon.call("POST", "/v1/sessions", expect=201,
                               json={"scenario": "shop-page", "id": "web", "endpoint": {"port": 0}}).json()
         endpoint = created["endpoint"]
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--headless=new"])
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--headless=new"],
+                                                 proxy={"server": endpoint["url"], "username": "scenariod", "password": endpoint["token"],
+                                                        "bypass": "127.0.0.1"})
             page = browser.new_page()
-            # The token once in the query; the answer's cookie carries it on the page's own requests.
-            page.goto(f"{endpoint['url']}/?scenariod-token={endpoint['token']}")
+            page.goto("http://shop.example/")
             page.wait_for_function("document.title.includes('then')", timeout=30_000)
             assert page.title() == "1 then 2"
             assert page.locator("#items li").all_inner_texts() == ["apple", "pear"]
+            # Another local server in the same browser, reached without the proxy, is handed nothing of the token.
+            page.goto(f"http://127.0.0.1:{elsewhere.server_address[1]}/")
+            assert elsewhere.headers and all(endpoint["token"] not in json.dumps(headers) for headers in elsewhere.headers), elsewhere.headers
             browser.close()
         # Chromium also asks for /favicon.ico, whenever it likes: that one matches no route and is left out here.
         sent = [entry for entry in daemon.journal("web") if entry.get("outside") and not entry["url"].endswith("/favicon.ico")]
         assert [(entry["method"], entry["url"], entry.get("route")) for entry in sent] == [
             ("GET", "https://shop.example/", "page"), ("GET", "https://shop.example/api/items", "items"),
             ("POST", "https://shop.example/api/items", "add"), ("GET", "https://shop.example/api/items", "items")], sent
-        assert all("scenariod-token" not in json.dumps(entry) for entry in sent)
+        assert all(endpoint["token"] not in json.dumps(entry) for entry in sent)
         # Without the token, a page is refused.
         assert httpx.get(f"{endpoint['url']}/", timeout=30).status_code == 401
     finally:
         daemon.stop()
+        elsewhere.shutdown()
+
+
+class HeaderServer(http.server.ThreadingHTTPServer):
+    """Another local server, which keeps the header fields of every request it gets."""
+
+    def __init__(self):
+        self.headers = []
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(handler):
+                self.headers.append(dict(handler.headers))
+                handler.send_response(200)
+                handler.send_header("Content-Length", "2")
+                handler.end_headers()
+                handler.wfile.write(b"ok")
+
+            def log_message(handler, *_):
+                pass
+
+        super().__init__(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.serve_forever, daemon=True).start()
 
 
 def run_example(tmp_path, script):

@@ -47,16 +47,18 @@ export async function sessionPage(id) {
   }
   showHeld(session);
   showEscapes(session);
-  // The session's own HTTP listener, for an app the daemon does not host; a loopback one opens in this browser with
-  // its token once in the query (the endpoint redirects without it and keeps it in a cookie).
+  // The session's own HTTP listener, for an app the daemon does not host. One without a token opens in this browser;
+  // one with a token is reached through the proxy URL (the browser's proxy settings), since no URL or cookie may
+  // carry the token: a browser hands those to other servers.
   const endpoint = el("p", { class: "muted", id: "endpoint" });
   const listener = session.endpoint;
   if (!listener) endpoint.hidden = true;
   else if (listener.socket) endpoint.append("Endpoint: Unix socket ", el("span", { class: "mono" }, listener.socket));
   else {
-    const opened = listener.token ? `${listener.url}/?scenariod-token=${encodeURIComponent(listener.token)}` : `${listener.url}/`;
-    endpoint.append("Endpoint: ", el("a", { href: opened, target: "_blank", rel: "noopener", class: "mono" }, listener.url),
-      " · proxy ", el("span", { class: "mono" }, listener.proxy), listener.origin ? ` · origin ${listener.origin}` : "");
+    const address = listener.token ? el("span", { class: "mono" }, listener.url)
+      : el("a", { href: `${listener.url}/`, target: "_blank", rel: "noopener", class: "mono" }, listener.url);
+    endpoint.append("Endpoint: ", address, " · proxy ", el("span", { class: "mono" }, listener.proxy),
+      listener.origin ? ` · origin ${listener.origin}` : "");
   }
   const refreshHeld = async () => { const info = await api("GET", base).catch(() => null); if (info) { showHeld(info); showEscapes(info); } };
   const saveName = el("input", { type: "text", id: "save-name", placeholder: "new-scenario-name", "aria-label": "Name of the new scenario", pattern: "[A-Za-z0-9][A-Za-z0-9._\\-]{0,63}" });
