@@ -65,10 +65,27 @@ extension HistoryBody.Step {
              ["method": .string(request.head.method.rawValue), "url": .string(request.url),
               "headers": .array(request.head.headerFields.map { .string("\($0.name): \($0.value)") })]
                 .merging(request.body.isEmpty ? [:] : ["body": .string(String(decoding: request.body, as: UTF8.self))]) { $1 })
+        case .openSocket(let request):
+            ("openSocket", "open a WebSocket to \(request.url) from outside",
+             ["url": .string(request.url), "headers": .array(request.head.headerFields.map { .string("\($0.name): \($0.value)") })])
+        case .sendToSocket(let socket, let message):
+            ("sendToSocket", "send \(message.bytes.count) byte\(message.bytes.count == 1 ? "" : "s") on WebSocket \(socket) from outside",
+             ["socket": .int(socket)].merging(Self.messageField(message)) { $1 })
+        case .closeSocket(let socket, let frame):
+            ("closeSocket", "close WebSocket \(socket) from outside (\(frame.code))",
+             ["socket": .int(socket), "code": .int(frame.code), "reason": .string(frame.reason)])
         case .clearJournal: ("clearJournal", "clear the journal", [:])
         case .reset: ("reset", "reset to the scenario's start", [:])
         }
         self.init(step: step.number, kind: kind, summary: summary, parameters: parameters, time: step.time, requests: step.requests)
+    }
+
+    /// A WebSocket message as a step's parameter: `text`, or binary as `base64`.
+    private static func messageField(_ message: WebSocketMessage) -> [String: JSONValue] {
+        switch message {
+        case .text(let text): ["text": .string(text)]
+        case .binary(let data): ["base64": .string(data.base64EncodedString())]
+        }
     }
 
     /// A play's step: its moves' total and how many there were.

@@ -34,15 +34,20 @@ extension EndpointAnswer {
         }
     }
 
-    /// The URL the request stands for: its `Scenario-URL` (taken out of `fields`), else ``EndpointTarget``'s mapping.
-    func destination(of head: HTTPRequest, fields: inout HTTPFields, target: String) async -> Result<URL, RefusalError> {
+    /// The URL the request stands for: its `Scenario-URL` (taken out of `fields`), else ``EndpointTarget``'s mapping;
+    /// for a WebSocket handshake (`webSocket`), its `ws`/`wss` form.
+    func destination(of head: HTTPRequest, fields: inout HTTPFields, target: String,
+                     webSocket: Bool = false) async -> Result<URL, RefusalError> {
         let mapped: String?
         if let named = fields[Self.urlField] {
             fields[Self.urlField] = nil
-            mapped = named
+            mapped = RouteOrigin(url: named).map { origin in
+                // The same URL in the form the request asks for.
+                origin.forWebSocket(webSocket).scheme + named.drop { $0 != ":" }
+            } ?? named
         } else {
             do throws(HostError) {
-                mapped = EndpointTarget(origins: try await session.routeOrigins(), origin: origin).url(authority: head.authority, target: target)
+                mapped = EndpointTarget(origins: try await session.routeOrigins(), origin: origin, webSocket: webSocket).url(authority: head.authority, target: target)
             } catch {
                 return .failure(RefusalError(gone(error)))
             }
@@ -55,8 +60,8 @@ extension EndpointAnswer {
                 (/api.example.com/items), or send through the endpoint as a proxy.
                 """)))
         }
-        guard let url = URL(string: mapped), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-            return .failure(RefusalError(Self.text(.badRequest, "'\(mapped.prefix(200))' is not an absolute http or https URL; a Scenario-URL header names the whole URL the request stands for, such as https://api.example.com/items.")))
+        guard let url = URL(string: mapped), RouteOrigin(url: mapped) != nil else {
+            return .failure(RefusalError(Self.text(.badRequest, "'\(mapped.prefix(200))' is not an absolute http, https, ws or wss URL; a Scenario-URL header names the whole URL the request stands for, such as https://api.example.com/items.")))
         }
         return .success(url)
     }

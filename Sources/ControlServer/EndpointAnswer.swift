@@ -22,7 +22,7 @@ struct EndpointAnswer: Sendable {
     let logger: Logger
 
     /// Header fields of one connection, not of the request: a client's proxy and framing fields are not the app's.
-    private static let hopByHop: [HTTPField.Name] = [
+    static let hopByHop: [HTTPField.Name] = [
         .connection, .transferEncoding, .contentLength, .upgrade, .te, .trailer, .proxyAuthorization,
         HTTPField.Name("Keep-Alive")!, HTTPField.Name("Proxy-Connection")!,
     ]
@@ -88,12 +88,18 @@ struct EndpointAnswer: Sendable {
     /// The answer whole: the response, or the fault as the status an HTTP client understands.
     private func writeWhole(_ sent: OutsideRequest, sequence: Int, writer: consuming ResponseWriter,
                             channel: any Channel) async throws {
-        switch sent.result {
+        guard let whole = whole(sent.result, sequence: sequence) else { return try await channel.close() }
+        try await writer.write(response: whole)
+    }
+
+    /// `result` as a whole response: the route's, or the fault's 502 or 504 with the near misses; nil for a reset
+    /// fault, which closes the connection.
+    func whole(_ result: Result<NetworkResponse, TransportError>?, sequence: Int) -> Refusal? {
+        switch result {
         case .success(let response)?:
-            let head = Self.head(response.head, sequence: sequence, length: response.body.count)
-            try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(data: response.body)))
+            return (Self.head(response.head, sequence: sequence, length: response.body.count), ByteBuffer(data: response.body))
         case .failure(.connectionReset)?:
-            try await channel.close()
+            return nil
         case .failure(let fault)?:
             var lines = ["scenariod: \(fault.description) (\(fault.rawValue), request \(sequence) of session '\(session.id)')"]
             if let entry = session.journalEntry(sequence), let misses = entry.nearMisses, !misses.isEmpty {
@@ -103,14 +109,14 @@ struct EndpointAnswer: Sendable {
             var response = Self.text(fault == .timeout ? .gatewayTimeout : .badGateway, lines.joined(separator: "\n"))
             response.head.headerFields[Self.faultField] = fault.rawValue
             response.head.headerFields[Self.sequenceField] = "\(sequence)"
-            try await writer.write(response: response)
+            return response
         case nil:
-            try await writer.write(response: Self.text(.serviceUnavailable, "session '\(session.id)' stopped before it answered."))
+            return Self.text(.serviceUnavailable, "session '\(session.id)' stopped before it answered.")
         }
     }
 
     /// A route's head as the endpoint sends it: its own framing, and the request's sequence.
-    private static func head(_ route: HTTPResponse, sequence: Int, length: Int?) -> HTTPResponse {
+    static func head(_ route: HTTPResponse, sequence: Int, length: Int?) -> HTTPResponse {
         var head = route
         for name in hopByHop { head.headerFields[name] = nil }
         if let length { head.headerFields[.contentLength] = "\(length)" }

@@ -13,11 +13,23 @@ import Foundation
 /// 4. Any other request to the endpoint's own address goes to the endpoint's `origin`, or else the first origin the
 ///    routes name: `/items` → `https://api.example.com/items`. With neither (a record or live scenario without routes)
 ///    it goes nowhere: sent on, it would come back to the endpoint.
+///
+/// A WebSocket handshake goes to the `ws`/`wss` form of the same origin (a host's `https` routes and its `wss` routes
+/// are one origin), and to another host as `ws`.
 struct EndpointTarget {
-    /// The origins the session's routes name, in the order they are tried.
+    /// The origins the session's routes name, in the order they are tried, each in the form the request asks for.
     var origins: [RouteOrigin]
     /// The endpoint's `origin`, when it was given one.
     var origin: RouteOrigin?
+    /// Whether the request is a WebSocket handshake.
+    var webSocket: Bool
+
+    init(origins: [RouteOrigin], origin: RouteOrigin?, webSocket: Bool = false) {
+        var seen = Set<RouteOrigin>()
+        self.origins = origins.map { $0.forWebSocket(webSocket) }.filter { seen.insert($0).inserted }
+        self.origin = origin?.forWebSocket(webSocket)
+        self.webSocket = webSocket
+    }
 
     /// The URL for a request with `authority` (its `Host`) and `target` (path and query); nil for a request to the
     /// endpoint's own address when no origin is known.
@@ -28,7 +40,7 @@ struct EndpointTarget {
             return "\(named)\(path)"
         }
         if let authority, !authority.isEmpty, !Self.isOwnAddress(host) {
-            return "http://\(authority)\(path)"
+            return "\(webSocket ? "ws" : "http")://\(authority)\(path)"
         }
         let segment = path.dropFirst().prefix { $0 != "/" && $0 != "?" }
         if !segment.isEmpty, let named = origins.first(where: { $0.host == segment.lowercased() }) {

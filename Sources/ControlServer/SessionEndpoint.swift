@@ -3,9 +3,10 @@ import Fakes
 import Foundation
 import HTTPTypes
 import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
-import NIOHTTPTypesHTTP1
+import NIOHTTP1
 import NIOPosix
 import ScenarioHost
 import Services
@@ -26,6 +27,8 @@ final class SessionEndpoint: SessionAttachment {
 
     /// The most a request's body may hold; a larger one is answered 413.
     static let bodyLimit = 32 << 20
+    /// The names of the handlers that time and frame each request; a WebSocket handshake removes them.
+    static let httpHandlerNames = ["scenariod.request-timeout", "scenariod.request-framing"]
 
     private init(body: SessionEndpointBody, listener: any Channel, connections: OpenConnections, socketPath: String?, logger: Logger) {
         self.body = body
@@ -94,14 +97,18 @@ final class SessionEndpoint: SessionAttachment {
             // Who is calling matters only to an allow-list, and only a Unix socket can say.
             let asking = request.port == nil && configuration.access.isRestricted
             return (asking ? PeerCredentials.future(of: channel) : channel.eventLoop.makeSucceededFuture(nil)).flatMap { peer in
-                let http = HTTP1Channel(responder: { request, writer, channel in
+                let http = HTTP1WebSocketUpgradeChannel(responder: { request, writer, channel in
                     try await answer.respond(to: request, writer: writer, channel: channel, peer: peer)
-                }, configuration: .init())
+                }, configuration: .init(ws: .init(maxFrameSize: 1 << 20, autoPing: .disabled))) { head, channel, _ in
+                    await answer.upgrade(head, channel: channel, peer: peer)
+                }
                 return http.setup(channel: channel, logger: logger).flatMapThrowing { value in
                     let pipeline = channel.pipeline.syncOperations
-                    let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-                    try pipeline.addHandler(RequestTimeoutHandler(timeout: requestTimeout), position: .before(conversion))
-                    try pipeline.addHandler(RequestFramingHandler(bodyLimit: bodyLimit, bodyTimeout: bodyTimeout), position: .before(conversion))
+                    let upgrader = try pipeline.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+                    // The request's timeout and framing, until a WebSocket handshake takes the connection over.
+                    try pipeline.addHandler(RequestTimeoutHandler(timeout: requestTimeout), name: httpHandlerNames[0], position: .before(upgrader))
+                    try pipeline.addHandler(RequestFramingHandler(bodyLimit: bodyLimit, bodyTimeout: bodyTimeout),
+                                            name: httpHandlerNames[1], position: .before(upgrader))
                     // A task per connection, on its own event loop as the control socket's are, that ends when the
                     // connection does; the session's life (not a task group's) bounds the listener.
                     Task(executorPreference: EventLoopTaskExecutor(channel.eventLoop)) {

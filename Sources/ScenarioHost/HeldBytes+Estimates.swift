@@ -36,7 +36,7 @@ extension SessionHistory.Change {
     var heldBytes: Int {
         overhead + {
             switch self {
-            case .start, .advanceClock, .setClock, .removeKeyValue, .removeRoute, .setNetworkConditions, .closeStream, .clearJournal, .reset: 0
+            case .start, .advanceClock, .setClock, .removeKeyValue, .removeRoute, .setNetworkConditions, .closeStream, .closeSocket, .clearJournal, .reset: 0
             case .action(let name, let arguments): name.utf8.count + arguments.heldBytes
             case .play(let moves): moves.count * 16
             case .setKeyValue(let key, let value): key.utf8.count + value.heldBytes
@@ -45,7 +45,9 @@ extension SessionHistory.Change {
             // The route as read is counted as its JSON again: it keeps what the JSON said.
             case .setRoute(let name, let json, _): name.utf8.count + 2 * json.heldBytes
             case .pushToStream(_, let bytes): bytes.count
-            case .sendRequest(let request): request.url.utf8.count + request.body.count + request.head.headerFields.heldBytes
+            case .sendRequest(let request), .openSocket(let request):
+                request.url.utf8.count + request.body.count + request.head.headerFields.heldBytes
+            case .sendToSocket(_, let message): message.bytes.count
             }
         }()
     }

@@ -114,6 +114,9 @@ extension Session {
             try await closeNow(stream, fault: fault, frame: frame)
             try await live().clock.settle()
         case .sendRequest(let request): _ = try await sendNow(request, keep: false)
+        case .openSocket(let request): _ = try await openSocketNow(request)
+        case .sendToSocket(let socket, let message): try await socketSendNow(message, on: socket)
+        case .closeSocket(let socket, let frame): try await socketCloseNow(socket, frame: frame)
         case .clearJournal: journaling.clear()
         case .reset: try await restart()
         }

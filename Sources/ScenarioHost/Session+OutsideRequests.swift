@@ -30,12 +30,7 @@ extension Session {
         let known = await takeTurn()
         defer { endTurn() }
         let sent = try await sendNow(request, keep: keep, streaming: streaming)
-        // The Model was given nothing to do, so its state is the one it was.
-        setSettledState(known)
-        let step = "the request sent from outside"
-        let escaped = reportEscapes(during: step)
-        await remember(.sendRequest(request))
-        try failOnEscapes(escaped, during: step)
+        try await settledStep(.sendRequest(request), known: known, "the request sent from outside")
         return sent
     }
 
@@ -75,5 +70,13 @@ extension Session {
         }
         outsideRequests.add(sent, keep: keep)
         return sent
+    }
+
+    /// Ends a step that gave the Model nothing to do: its state is the one it was (`known`), and the step is kept.
+    func settledStep(_ change: SessionHistory.Change, known: ModelState?, _ step: String) async throws(HostError) {
+        setSettledState(known)
+        let escaped = reportEscapes(during: step)
+        await remember(change)
+        try failOnEscapes(escaped, during: step)
     }
 }

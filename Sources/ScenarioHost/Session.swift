@@ -61,6 +61,8 @@ public actor Session {
     /// Requests sent from outside whose answers are still to come, and those kept for reading later
     /// (Session+OutsideRequests.swift).
     var outsideRequests = OutsideRequests(limit: Session.keptOutsideRequestLimit, byteLimit: Session.keptOutsideRequestBytes)
+    /// The WebSockets outside clients opened, while open (Session+OutsideSockets.swift).
+    nonisolated let outsideSockets = OutsideSockets()
     /// What closes with the session (Session+Attachments.swift).
     var attachments: [any SessionAttachment] = []
     /// Work of the Model the session could not see or order, oldest first (``escapeLimit`` at most).
@@ -130,6 +132,7 @@ public actor Session {
         // later journal or step.
         journaling.startGeneration()
         outsideRequests.cancelAll()
+        outsideSockets.removeAll()
         try await live().stop()
         runtime = nil
         try await startRuntime(resetStore: true)
@@ -150,6 +153,7 @@ public actor Session {
         // A reset that held the turn meanwhile built a new generation: stop that one too.
         if let runtime, runtime.clock !== current?.clock { await runtime.stop() }
         outsideRequests.cancelAll()
+        outsideSockets.removeAll()
         runtime = nil
         events.finish()
     }

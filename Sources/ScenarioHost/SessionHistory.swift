@@ -32,6 +32,12 @@ public struct SessionHistory: Sendable {
         case closeStream(stream: Int, fault: TransportError?, frame: WebSocketClose?)
         /// A request a client sent through the session's network from outside (``Session/sendFromOutside(_:keep:)``).
         case sendRequest(NetworkRequest)
+        /// A WebSocket a client opened through the session's network from outside (``Session/openSocketFromOutside(_:receive:)``).
+        case openSocket(NetworkRequest)
+        /// A message that client sent on it (numbered by its handshake's journal sequence number).
+        case sendToSocket(socket: Int, message: WebSocketMessage)
+        /// That client closed it.
+        case closeSocket(socket: Int, frame: WebSocketClose)
         case clearJournal
         case reset
     }

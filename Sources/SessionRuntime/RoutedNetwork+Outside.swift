@@ -43,3 +43,13 @@ extension RoutedNetwork {
         return origins
     }
 }
+
+// WebSockets opened by clients outside the session (a session endpoint's upgrade).
+extension RoutedNetwork {
+    /// Opens a WebSocket with `request` as ``webSocket(_:)`` does, for a client outside the session: journaled with
+    /// `outside` true, its entry handed to `arrived` as it arrives. A route that answers with a plain response (not a
+    /// conversation) gives that response, so the client sees the status a real server would refuse the upgrade with.
+    public func webSocketFromOutside(_ request: NetworkRequest, arrived: @Sendable (NetworkExchange) -> Void) async -> SocketOpening {
+        await openSocket(request, outside: true, arrived: arrived)
+    }
+}

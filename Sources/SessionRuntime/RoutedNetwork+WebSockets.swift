@@ -8,28 +8,52 @@ public import Services
 extension RoutedNetwork {
     public func webSocket(_ request: NetworkRequest) async throws(TransportError) -> WebSocketConnection {
         scope.checkCaller(of: "network.webSocket")
-        guard !Task.isCancelled, !scope.isClosed else { throw .cancelled }
-        switch await match(request) {
-        case .passThrough(let exchange):
-            return try await openLiveSocket(request, exchange)
-        case .outcome(let outcome, let exchange):
-            guard let script = outcome.webSocket, outcome.isResponse else {
-                // A route that answers with anything but a conversation fails the handshake, as a real server would;
-                // a fault fails it with that fault.
-                let (result, _) = await journalAndDeliver(outcome, exchange)
-                _ = try result.get()
-                throw .connectionRefused
-            }
-            let id = try await openQueue(outcome, exchange, kind: .webSocket) { socket, openedAt in
-                for send in script.onConnect {
-                    socket.enqueue(.init(due: openedAt.adding(send.offset), bytes: send.message.bytes, binary: send.message.isBinary))
+        switch await openSocket(request, outside: false) {
+        case .connection(let connection): return connection
+        // A route that answers with anything but a conversation fails the handshake, as a real server would.
+        case .answered: throw .connectionRefused
+        case .failed(let error): throw error
+        }
+    }
+
+    /// How a WebSocket handshake ended: a connection, a route's plain answer (a 404, say), or a transport error.
+    public enum SocketOpening: Sendable {
+        case connection(WebSocketConnection)
+        case answered(NetworkResponse)
+        case failed(TransportError)
+    }
+
+    /// Opens a WebSocket with `request` for the Model or, `outside`, for a client outside the session (journaled with
+    /// `outside` true, its entry handed to `arrived` as it arrives).
+    func openSocket(_ request: NetworkRequest, outside: Bool,
+                    arrived: @Sendable (NetworkExchange) -> Void = { _ in }) async -> SocketOpening {
+        guard !Task.isCancelled, !scope.isClosed else { return .failed(.cancelled) }
+        let matched = await match(request, outside: outside)
+        switch matched {
+        case .passThrough(let exchange), .outcome(_, let exchange): arrived(exchange)
+        }
+        do throws(TransportError) {
+            switch matched {
+            case .passThrough(let exchange):
+                return .connection(try await openLiveSocket(request, exchange))
+            case .outcome(let outcome, let exchange):
+                guard let script = outcome.webSocket, outcome.isResponse else {
+                    // A fault fails the handshake with that fault.
+                    return .answered(try await journalAndDeliver(outcome, exchange).result.get())
                 }
-                socket.replies = script.replies
-                if let close = script.close {
-                    socket.ending = .init(due: openedAt.adding(close.offset), end: .close, frame: close.frame)
+                let id = try await openQueue(outcome, exchange, kind: .webSocket) { socket, openedAt in
+                    for send in script.onConnect {
+                        socket.enqueue(.init(due: openedAt.adding(send.offset), bytes: send.message.bytes, binary: send.message.isBinary))
+                    }
+                    socket.replies = script.replies
+                    if let close = script.close {
+                        socket.ending = .init(due: openedAt.adding(close.offset), end: .close, frame: close.frame)
+                    }
                 }
+                return .connection(WebSocketConnection(channel: FakeWebSocket(network: self, id: id)))
             }
-            return WebSocketConnection(channel: FakeWebSocket(network: self, id: id))
+        } catch {
+            return .failed(error)
         }
     }
 

@@ -23,7 +23,10 @@ import Testing
         #expect(RouteOrigin(url: "https://API.Example.com/items")?.description == "https://api.example.com")
         #expect(RouteOrigin(url: "http://localhost:8080/x")?.description == "http://localhost:8080")
         #expect(RouteOrigin(url: "http://[::1]:9/x")?.description == "http://[::1]:9")
-        #expect(RouteOrigin(url: "wss://assistant.example/v1/presence") == nil)
+        #expect(RouteOrigin(url: "wss://assistant.example/v1/presence")?.description == "wss://assistant.example")
+        #expect(RouteOrigin(url: "wss://assistant.example")?.forWebSocket(false).description == "https://assistant.example")
+        #expect(RouteOrigin(url: "http://localhost:8080")?.forWebSocket(true).description == "ws://localhost:8080")
+        #expect(RouteOrigin(url: "ftp://files.example/x") == nil)
         #expect(RouteOrigin(url: "https://") == nil)
         #expect(RouteOrigin(url: "/items") == nil)
     }
@@ -41,11 +44,11 @@ import Testing
             route("e", .pattern(try URLPattern(#"https?://x\.example/"#))),
             route("f", .exact("wss://assistant.example/v1/presence")),
         ], clock: VirtualClock(start: Date(timeIntervalSince1970: 0), mode: .frozen)) { _ in }
-        #expect(await network.routeOrigins().map(\.description) == ["https://shop.example", "https://search.example"])
+        #expect(await network.routeOrigins().map(\.description) == ["https://shop.example", "https://search.example", "wss://assistant.example"])
         // A route set or removed while the session runs changes them at once.
         await network.setRoute(route("g", .exact("http://localhost:8080/x")))
-        #expect(await network.routeOrigins().map(\.description) == ["http://localhost:8080", "https://shop.example", "https://search.example"])
+        #expect(await network.routeOrigins().map(\.description) == ["http://localhost:8080", "https://shop.example", "https://search.example", "wss://assistant.example"])
         _ = await network.removeRoute(named: "b")
-        #expect(await network.routeOrigins().map(\.description) == ["http://localhost:8080", "https://shop.example"])
+        #expect(await network.routeOrigins().map(\.description) == ["http://localhost:8080", "https://shop.example", "wss://assistant.example"])
     }
 }
