@@ -9,6 +9,7 @@ import pytest
 import requests
 import websockets
 
+from daemon import until
 from test_endpoint import open_session, outside
 
 CHAT = """\
@@ -101,6 +102,8 @@ def test_a_conversation_runs_on_the_sessions_clock_and_a_rewind_replays_it(daemo
         ('{"type":"hello"}', False), ('{"type": "ping"}', True), ('{"type":"pong"}', False),
         ("late pong", False), ("tick", False), ("not a ping", True)]
     assert entry["stream"]["state"] == "cancelled" and entry["stream"]["close"] == {"code": 1000, "reason": ""}
+    # The close is a step once the endpoint has taken it, which may be after the client has read the server's close.
+    until(lambda: len(daemon.call("GET", "/v1/sessions/w/history", expect=200).json()["steps"]) == 6, "the close's step")
     steps = daemon.call("GET", "/v1/sessions/w/history", expect=200).json()["steps"]
     assert [step["kind"] for step in steps] == ["start", "openSocket", "sendToSocket", "advanceClock", "sendToSocket", "closeSocket"]
     assert steps[2]["parameters"] == {"socket": sequence, "text": '{"type": "ping"}'}
