@@ -105,6 +105,70 @@ def test_chromium_loads_a_page_from_a_session_whose_fetch_calls_reach_the_same_s
         elsewhere.shutdown()
 
 
+CHAT_PAGE = """<!doctype html><title>connecting</title><script type="module">
+const socket = new WebSocket(`ws://${location.host}/room`);
+const heard = [];
+socket.onmessage = (message) => {
+  heard.push(JSON.parse(message.data).type);
+  if (heard.length === 1) socket.send(JSON.stringify({type: 'ping'}));
+  if (heard.length === 2) { document.title = heard.join(' then '); socket.close(); }
+};
+</script>"""
+
+CHAT = {"chat-page": f"""
+description: A chat page and its WebSocket, both answered by the session.
+model: FeedReader
+clock:
+  start: 2026-11-01T09:00:00Z
+  mode: frozen
+network:
+  routes:
+    - name: page
+      request: {{ method: GET, url: https://chat.example/ }}
+      response:
+        headers: {{ Content-Type: text/html; charset=utf-8 }}
+        body: {json.dumps(CHAT_PAGE)}
+    - name: room
+      request: {{ method: GET, url: wss://chat.example/room }}
+      response:
+        webSocket:
+          onConnect: [{{ json: {{ type: hello }} }}]
+          replies:
+            - when: {{ bodyFields: {{ /type: ping }} }}
+              send: [{{ at: +1s, json: {{ type: pong }} }}]
+"""}
+
+
+def test_chromium_talks_to_a_sessions_websocket_on_its_clock(tmp_path):
+    """A page opened from a no-token endpoint's own address opens a WebSocket there: the session plays the server,
+    the pong waiting for the session's clock; the conversation is in the journal and the history."""
+    daemon = Daemon(tmp_path, CHAT).start()
+    try:
+        endpoint = daemon.call("POST", "/v1/sessions", expect=201,
+                               json={"scenario": "chat-page", "id": "chat", "endpoint": {"port": 0, "token": False}}).json()["endpoint"]
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--headless=new"])
+            page = browser.new_page()
+            page.goto(f"{endpoint['url']}/")
+            # The page's ping is a step of the session once the endpoint has taken it.
+            for _ in range(300):
+                if "sendToSocket" in [step["kind"] for step in daemon.call("GET", "/v1/sessions/chat/history", expect=200).json()["steps"]]:
+                    break
+                page.wait_for_timeout(100)
+            else:
+                raise AssertionError("the page's ping never reached the session")
+            assert page.title() == "connecting", "the pong waits for the clock"
+            daemon.call("POST", "/v1/sessions/chat/clock/advance", expect=200, json={"by": "1s"})
+            page.wait_for_function("document.title.includes('then')", timeout=30_000)
+            assert page.title() == "hello then pong"
+            browser.close()
+        socket = next(entry for entry in daemon.journal("chat") if entry["url"] == "wss://chat.example/room")
+        assert socket["outside"] and [chunk["text"] for chunk in socket["stream"]["chunks"]] == [
+            '{"type":"hello"}', '{"type":"ping"}', '{"type":"pong"}'], socket
+    finally:
+        daemon.stop()
+
+
 class HeaderServer(http.server.ThreadingHTTPServer):
     """Another local server, which keeps the header fields of every request it gets."""
 

@@ -195,3 +195,64 @@ def test_twenty_thousand_messages_each_answered_in_order_and_a_deleted_session_c
                         await each.recv()
 
     run(many())
+
+
+def test_a_live_conversation_recorded_through_the_endpoint_replays_offline(loopback, daemon_with):
+    """Item 5 for WebSockets: in a record scenario the handshake goes to the real server and the conversation is kept;
+    the saved scenario plays the server's side to the same client offline, on the session's clock."""
+    from loopback import PRESENCE_CLOSE, PRESENCE_ONLINE, PRESENCE_TYPING, SocketServer
+    server = SocketServer()
+    try:
+        daemon = daemon_with({"presence-record": f"""
+description: Records the presence channel an outside app talks to, from the test's loopback server.
+model: Assistant
+clock:
+  start: 2026-11-01T09:00:00Z
+network:
+  mode: record
+  forward:
+    https://assistant.example: {loopback.origin}
+    wss://assistant.example: {server.origin}
+"""})
+        # The Model opens its own presence socket as it starts; the endpoint's client is a second one.
+        recording = open_session(daemon, "presence-record", "rec", port=0, token=False,
+                                 origin="https://assistant.example")["endpoint"]["url"].replace("http:", "ws:")
+
+        async def talk(url, replay=False):
+            async with websockets.connect(f"{url}/v1/presence") as socket:
+                # A replay's recorded messages come as its frozen clock reaches them, at the offsets recorded: the
+                # first after one of the server's pauses, the close after three (from the connection), the typing
+                # ones after the client's message. The clock moves 10ms at a time until the first has come.
+                heard = []
+                for _ in range(1000 if replay else 1):
+                    if replay:
+                        await asyncio.to_thread(advance, daemon, "replay", "10ms")
+                    try:
+                        heard = [await asyncio.wait_for(socket.recv(), 0.2 if replay else 30)]
+                        break
+                    except asyncio.TimeoutError:
+                        continue
+                assert heard, "no first message"
+                await socket.send(json.dumps({"type": "sent"}))
+                if replay:
+                    await asyncio.to_thread(advance, daemon, "replay", "10s")
+                heard += [await socket.recv(), await socket.recv()]
+                with pytest.raises(websockets.ConnectionClosed):
+                    await socket.recv()
+                return heard, (socket.close_code, socket.close_reason)
+
+        recorded = run(talk(recording))
+        assert recorded == ([PRESENCE_ONLINE, *PRESENCE_TYPING], PRESENCE_CLOSE), recorded
+        until(lambda: sum(message == json.dumps({"type": "sent"}) for _, message in server.messages()) >= 1,
+              "the client's message at the server")
+        daemon.call("POST", "/v1/sessions/rec/recording", json={"name": "presence-replayed"}, expect=201)
+        server.close()
+        server = None
+        replay = open_session(daemon, "presence-replayed", "replay", port=0, token=False)["endpoint"]["url"].replace("http:", "ws:")
+        replayed = run(talk(replay, replay=True))
+        # The secret in the server's first message was redacted in the recording.
+        assert replayed[0][1:] == PRESENCE_TYPING and replayed[1] == PRESENCE_CLOSE, replayed
+        assert "ws-live-secret" not in replayed[0][0], replayed
+    finally:
+        if server:
+            server.close()
