@@ -18,8 +18,11 @@ extension RoutedNetwork {
 
     /// How a WebSocket handshake ended: a connection, a route's plain answer (a 404, say), or a transport error.
     public enum SocketOpening: Sendable {
+        /// The socket opened: the route's conversation, or a live server's.
         case connection(WebSocketConnection)
+        /// The route answered with a plain response (no conversation), which refuses the upgrade.
         case answered(NetworkResponse)
+        /// The handshake failed with a transport error: a fault, the unmatched fault, a live server's refusal.
         case failed(TransportError)
     }
 
