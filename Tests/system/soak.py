@@ -19,6 +19,7 @@ descriptors, threads and connections come back to their baseline once the client
 within its bound, and the bridge holds no daemon connection for the streams abandoned through it.
 test_soak.py runs it for three minutes in CI (SOAK_SECONDS)."""
 import argparse
+import asyncio
 import json
 import pathlib
 import random
@@ -32,6 +33,7 @@ import threading
 import time
 
 import httpx
+import websockets
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from daemon import SCENARIOCTL, Daemon, unix_connections  # noqa: E402
@@ -157,7 +159,7 @@ class Client(threading.Thread):
             body = {"scenario": scenario, "id": session, **({"endpoint": {}} if self.random.random() < 0.5 else {})}
             created = self.expect(self.http.post("/v1/sessions", json=body), 201)
             if created.status_code == 201 and "endpoint" in created.json():
-                self.endpoints[session] = created.json()["endpoint"]["socket"]
+                self.endpoints[session] = (created.json()["endpoint"]["socket"], scenario)
             self.sessions.append(session)
             if len(self.sessions) > 4:
                 self.delete(self.sessions.pop(0))
@@ -186,9 +188,16 @@ class Client(threading.Thread):
                 for line in stream.iter_lines():
                     if line.startswith("data:"):
                         break  # the current state arrives first; then hang up mid-stream
+        elif session in self.endpoints and self.endpoints[session][1] == "assistant-happy" and choice < 0.95:
+            # An app's WebSocket through the endpoint: its message answered by the presence route's reply.
+            heard = asyncio.run(presence(self.endpoints[session][0]))
+            if heard != {"type": "typing", "typing": True}:
+                self.stats.error(f"{session}'s presence socket answered {heard} to the client's message")
+            with self.stats.lock:
+                self.stats.endpoint_sockets += 1
         elif session in self.endpoints and choice < 0.95:
             # An app the daemon does not host, on a connection of its own: no route answers this path, at once.
-            with httpx.Client(transport=httpx.HTTPTransport(uds=self.endpoints[session]), base_url="http://localhost", timeout=60) as app:
+            with httpx.Client(transport=httpx.HTTPTransport(uds=self.endpoints[session][0]), base_url="http://localhost", timeout=60) as app:
                 answer = self.expect(app.get("/soak-probe"), 502)
             if answer.status_code == 502 and "scenario-sequence" not in answer.headers:
                 self.stats.error(f"{session}'s endpoint answered without its journal sequence: {answer.headers}")
@@ -196,6 +205,17 @@ class Client(threading.Thread):
                 self.stats.endpoint_requests += 1
         else:
             self.expect(self.http.get(f"{base}/state"), 200)
+
+
+async def presence(endpoint):
+    """A WebSocket client of the assistant's presence route through a session's socket endpoint: says it sent a
+    message and returns the typing message that answers it (the online one may come first, as the clock has moved)."""
+    async with websockets.unix_connect(endpoint, "ws://localhost/v1/presence") as socket:
+        await socket.send(json.dumps({"type": "sent"}))
+        while True:
+            message = json.loads(await asyncio.wait_for(socket.recv(), 60))
+            if message.get("type") == "typing":
+                return message
 
 
 class SlowWatcher(threading.Thread):
@@ -502,6 +522,7 @@ class Stats:
         self.watched_events = 0
         self.missed_events = 0
         self.endpoint_requests = 0
+        self.endpoint_sockets = 0
 
     def count(self, _method):
         with self.lock:
@@ -615,6 +636,7 @@ def soak(seconds, clients, directory):
             "bridge_daemon_connections_max": max(bridge_connections), "bridge_samples": len(visitor.connections),
             "agent_tool_calls": agent.calls, "explore_walks": explorer.walks, "record_replays": replayer.replays,
             "live_server_restarts": flapper.restarts, "live_reloads": flapper.outcomes, "endpoint_requests": stats.endpoint_requests,
+            "endpoint_sockets": stats.endpoint_sockets,
             "sessions_left": len(sessions_left), "samples": samples,
             # What the daemon holds open that it did not before the load: empty when it let go of everything.
             "descriptors_left": sorted((descriptor_targets(daemon.pid) - baseline_targets).elements()),

@@ -26,5 +26,5 @@ def test_three_minutes_of_mixed_load_leave_no_errors_no_growth_and_nothing_held(
     # Every kind of work ran: an agent's tool calls, explore walks, recordings replayed, a live server restarted, apps
     # through sessions' endpoints.
     assert report["agent_tool_calls"] > 0 and report["explore_walks"] > 0 and report["record_replays"] > 0, summary
-    assert report["endpoint_requests"] > 0, summary
+    assert report["endpoint_requests"] > 0 and report["endpoint_sockets"] > 0, summary
     assert report["live_server_restarts"] > 0 and report["live_reloads"]["items"] > 0 and report["live_reloads"]["error"] > 0, summary
