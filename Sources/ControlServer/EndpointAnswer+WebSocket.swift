@@ -1,3 +1,4 @@
+import ControlAPI
 import Foundation
 import HTTPTypes
 import HummingbirdWebSocket
@@ -92,9 +93,11 @@ extension EndpointAnswer {
                 }
             }
         } catch let error as HostError {
-            // The session let go of the socket (reset, rewound, deleted): the client is told so, as a restarting server would.
+            // The session let go of the socket (reset, rewound, deleted): the client is told so, as a restarting server
+            // would (1012); one holding too much to take the message asks it to come back later (1013).
             logger.info("WebSocket \(socket.sequence) of session \(session.id) closed: \(error.message)")
-            try await outbound.close(.init(codeNumber: 1012), reason: String(error.message.prefix(120)))
+            let code = error.code == .tooMuchHeld ? 1013 : 1012
+            try await outbound.close(.init(codeNumber: code), reason: String(error.message.prefix(120)))
             return
         }
         // The client closed (or went): so does the session's side.

@@ -87,15 +87,17 @@ extension Session {
         guard let socket = outsideSockets.socket(sequence), expecting.map({ $0 === socket }) ?? true else {
             throw HostError(.unknownStream, "session '\(id)' has no open WebSocket \(sequence) of an outside client: it was closed, or the session was reset or rewound since it opened.")
         }
-        let failure = OutsideRequest()
+        // The send's outcome, kept as a request's from outside is.
+        let sent = OutsideRequest()
         await runtime.clock.spawnAndSettle {
             do throws(TransportError) {
                 try await socket.connection.send(message)
+                sent.finish(.success(NetworkResponse(head: HTTPResponse(status: .ok))))
             } catch {
-                failure.finish(.failure(error))
+                sent.finish(.failure(error))
             }
         }
-        if case .failure(let error)? = failure.result {
+        if case .failure(let error)? = sent.result {
             throw HostError(.unknownStream, "WebSocket \(sequence) of session '\(id)' did not take the message: \(error.description).")
         }
     }
