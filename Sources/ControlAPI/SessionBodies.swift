@@ -77,7 +77,7 @@ public struct SessionBody: Codable, Sendable, Hashable {
 
 /// What a session's stores hold, in bytes: what each keeps of what it was given (bodies, kept stream chunks,
 /// action arguments, states), each store within the bound the daemon's flags set (`--journal-bytes`,
-/// `--history-bytes`, `--event-buffer-bytes`, `--recording-bytes`).
+/// `--history-bytes`, `--event-buffer-bytes`, `--recording-bytes`; kept answers, 64 and 16 MiB a session).
 public struct HeldBytesBody: Codable, Sendable, Hashable {
     /// The journal's entries.
     public var journal: Int
@@ -87,16 +87,19 @@ public struct HeldBytesBody: Codable, Sendable, Hashable {
     public var events: Int
     /// A recording session's exchanges.
     public var recording: Int
-    /// The four together.
+    /// The answers to requests sent from outside, kept to be read later (`"wait": false`).
+    public var sent: Int
+    /// All of them together.
     public var total: Int
 
     /// Held bytes as the daemon reports them.
-    public init(journal: Int, history: Int, events: Int, recording: Int) {
+    public init(journal: Int, history: Int, events: Int, recording: Int, sent: Int = 0) {
         self.journal = journal
         self.history = history
         self.events = events
         self.recording = recording
-        self.total = journal + history + events + recording
+        self.sent = sent
+        self.total = journal + history + events + recording + sent
     }
 }
 

@@ -53,7 +53,7 @@ extension SessionBody {
         self.init(id: info.id, scenario: info.scenario, model: info.model, now: info.now,
                   requests: info.requests, unmatchedRequests: info.unmatchedRequests, escapes: info.escapes.map(ModelEscapeBody.init),
                   held: HeldBytesBody(journal: info.held.journal, history: info.held.history, events: info.held.events,
-                                      recording: info.held.recording),
+                                      recording: info.held.recording, sent: info.held.sent),
                   endpoint: await session.attachment(SessionEndpoint.self)?.body)
     }
 }

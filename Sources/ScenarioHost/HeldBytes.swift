@@ -14,9 +14,11 @@ public struct HeldBytes: Sendable, Hashable, Codable {
     public var events = 0
     /// A recording session's exchanges, kept whole.
     public var recording = 0
+    /// The answers to requests sent from outside, kept to be read later (`"wait": false`).
+    public var sent = 0
 
     /// Every store's bytes.
-    public var total: Int { journal + history + events + recording }
+    public var total: Int { journal + history + events + recording + sent }
 
     /// Nothing held.
     public init() {}
@@ -29,6 +31,7 @@ public struct HeldBytes: Sendable, Hashable, Codable {
             case .history: history
             case .events: events
             case .recording: recording
+            case .sent: sent
             }
         }
         set {
@@ -37,13 +40,14 @@ public struct HeldBytes: Sendable, Hashable, Codable {
             case .history: history = newValue
             case .events: events = newValue
             case .recording: recording = newValue
+            case .sent: sent = newValue
             }
         }
     }
 
     /// A store whose bytes are counted.
     public enum Store: String, Sendable, Hashable, CaseIterable {
-        case journal, history, events, recording
+        case journal, history, events, recording, sent
     }
 }
 
@@ -122,7 +126,7 @@ final class HostBytes: Sendable {
     func admit(_ work: String, limit: Int) throws(HostError) {
         let total = now.total
         guard total >= limit else { return }
-        let largest = largest(3).map { "'\($0.session)' \(ByteCountText.format($0.held.total)) (journal \(ByteCountText.format($0.held.journal)), history \(ByteCountText.format($0.held.history)), event streams \(ByteCountText.format($0.held.events)), recording \(ByteCountText.format($0.held.recording)))" }
+        let largest = largest(3).map { "'\($0.session)' \(ByteCountText.format($0.held.total)) (journal \(ByteCountText.format($0.held.journal)), history \(ByteCountText.format($0.held.history)), event streams \(ByteCountText.format($0.held.events)), recording \(ByteCountText.format($0.held.recording)), answers kept \(ByteCountText.format($0.held.sent)))" }
         throw HostError(.tooMuchHeld, "cannot \(work): the sessions hold \(ByteCountText.format(total)), the daemon's bound (--max-held-bytes \(ByteCountText.format(limit))). Most is held by \(largest.joined(separator: ", ")). Delete or reset sessions that are done (DELETE /v1/sessions/ID, scenarioctl session rm ID), clear their journals, or raise the bound.")
     }
 

@@ -32,14 +32,19 @@ struct OutsideRequests {
             return
         }
         kept.append((request, nil))
+        countArrivedAnswers()
+        while kept.count > limit || (kept.count > 1 && keptBytes > byteLimit) {
+            keptBytes -= kept.removeFirst().bytes ?? 0
+        }
+    }
+
+    /// Counts the body of each kept answer that has come since the last count (a delayed one comes later).
+    mutating func countArrivedAnswers() {
         for index in kept.indices where kept[index].bytes == nil {
             guard let result = kept[index].request.result else { continue }
             let bytes = (try? result.get())?.body.count ?? 0
             kept[index].bytes = bytes
             keptBytes += bytes
-        }
-        while kept.count > limit || (kept.count > 1 && keptBytes > byteLimit) {
-            keptBytes -= kept.removeFirst().bytes ?? 0
         }
     }
 
@@ -47,6 +52,9 @@ struct OutsideRequests {
     func kept(_ sequence: Int) -> OutsideRequest? {
         kept.first { $0.request.arrived?.sequence == sequence }?.request
     }
+
+    /// The bytes of the kept requests' answers, as far as they have come (``HeldBytes/sent``).
+    var bytes: Int { keptBytes }
 
     /// The kept requests' sequence numbers, oldest first.
     var keptSequences: [Int] { kept.compactMap { $0.request.arrived?.sequence } }

@@ -44,6 +44,8 @@ extension Session {
     /// - Throws: ``HostError`` `.unknownRequest` when the session keeps no such request.
     public func outsideRequest(_ sequence: Int) throws(HostError) -> OutsideRequest {
         _ = try live()
+        outsideRequests.countArrivedAnswers()
+        held.set(.sent, to: outsideRequests.bytes)
         guard let sent = outsideRequests.kept(sequence) else {
             let kept = outsideRequests.keptSequences
             throw HostError(.unknownRequest, "session '\(id)' keeps no request \(sequence) sent from outside with \"wait\": false; it keeps the newest \(Self.keptOutsideRequestLimit) of those (at most \(Self.keptOutsideRequestBytes >> 20) MiB of answers) since its start or last reset (\(kept.isEmpty ? "none now" : "now \(kept.map(String.init).joined(separator: ", "))")).")
@@ -69,6 +71,7 @@ extension Session {
             throw HostError(.unknownSession, "session '\(id)' was deleted as the request to \(request.url) was sent; nothing was sent.")
         }
         outsideRequests.add(sent, keep: keep)
+        held.set(.sent, to: outsideRequests.bytes)
         return sent
     }
 

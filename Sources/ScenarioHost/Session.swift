@@ -132,6 +132,7 @@ public actor Session {
         // later journal or step.
         journaling.startGeneration()
         outsideRequests.cancelAll()
+        held.set(.sent, to: 0)
         outsideSockets.removeAll()
         try await live().stop()
         runtime = nil

@@ -159,6 +159,16 @@ import Testing
             let kept = (try? await session.outsideRequest(sequence)) != nil
             #expect(kept == (index >= 5), "request \(sequence)")
         }
+        // The kept answers are held bytes of the session, counted against the daemon's bound, and let go of by a reset.
+        #expect(try await session.info().held.sent == 5 * (3 << 20))
+        _ = try await session.reset()
+        #expect(try await session.info().held.sent == 0)
+        // A delayed answer kept is counted once it has come.
+        let slow = try await session.sendFromOutside(Self.request(.get, "https://api.example.com/slow"), keep: true)
+        #expect(try await session.info().held.sent == 0)
+        _ = try await session.advanceClock(by: .seconds(5))
+        _ = try await session.outsideRequest(try #require(slow.arrived).sequence)
+        #expect(try await session.info().held.sent == 4)
     }
 
     /// 100,000 requests through one session: every one answered in turn, the kept ones bounded to the newest 64, the

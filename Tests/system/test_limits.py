@@ -141,9 +141,9 @@ def test_held_bytes_are_shown_bounded_and_refuse_new_work_past_the_daemons_bound
         daemon.act("big", "reload")
     body = daemon.call("GET", "/v1/sessions/big", expect=200).json()
     held = body["held"]
-    assert set(held) == {"journal", "history", "events", "recording", "total"}, held
+    assert set(held) == {"journal", "history", "events", "recording", "sent", "total"}, held
     assert 0 < held["journal"] <= 8 * 1024 and held["history"] > 0, held
-    assert held["total"] == held["journal"] + held["history"] + held["events"] + held["recording"]
+    assert held["total"] == held["journal"] + held["history"] + held["events"] + held["recording"] + held["sent"]
     journal = daemon.call("GET", "/v1/sessions/big/journal", expect=200).json()
     assert journal["dropped"] > 0 and len(journal["entries"]) < 41, (journal["dropped"], len(journal["entries"]))
 
@@ -166,7 +166,7 @@ def test_held_bytes_are_shown_bounded_and_refuse_new_work_past_the_daemons_bound
         return {line.split(" ")[0]: float(line.split(" ")[1]) for line in daemon.call("GET", "/metrics", expect=200).text.splitlines()
                 if line.startswith("scenariod_held_bytes{")}
     figures = held_metric()
-    assert set(figures) == {f'scenariod_held_bytes{{store="{store}"}}' for store in ("journal", "history", "events", "recording")}, figures
+    assert set(figures) == {f'scenariod_held_bytes{{store="{store}"}}' for store in ("journal", "history", "events", "recording", "sent")}, figures
     assert sum(figures.values()) >= 96 * 1024, figures
     daemon.call("DELETE", "/v1/sessions/big", expect=204)
     assert sum(held_metric().values()) == 0

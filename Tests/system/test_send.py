@@ -110,6 +110,8 @@ def test_a_delayed_answer_waits_for_the_clock_or_is_read_later(daemon_with):
     out, err = waiting.communicate(timeout=30)
     assert waiting.returncode == 0 and out.endswith(b"\r\n\r\nlate"), (out, err)
     assert ctl(daemon, "sent", "2", "--session", "s").stdout.endswith(b"\r\n\r\nlate")
+    # The kept answer is held by the session, counted against the daemon's --max-held-bytes.
+    assert daemon.call("GET", "/v1/sessions/s", expect=200).json()["held"]["sent"] == len(b"late")
     missing = ctl(daemon, "sent", "3", "--session", "s")
     assert missing.returncode == 1 and "keeps no request 3" in missing.stderr.decode()
 

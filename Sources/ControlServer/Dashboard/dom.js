@@ -39,7 +39,7 @@ export function heldText(held) {
   return held ? formatBytes(held.total) : "";
 }
 export function heldTitle(held) {
-  return held ? `journal ${formatBytes(held.journal)}, history ${formatBytes(held.history)}, event streams ${formatBytes(held.events)}, recording ${formatBytes(held.recording)}` : "";
+  return held ? `journal ${formatBytes(held.journal)}, history ${formatBytes(held.history)}, event streams ${formatBytes(held.events)}, recording ${formatBytes(held.recording)}, answers kept ${formatBytes(held.sent ?? 0)}` : "";
 }
 
 /** A delay in milliseconds as scenariod writes durations: 2s, 750ms, 1m30s. */
