@@ -1,6 +1,7 @@
 public import Fakes
 public import Foundation
 import HTTPTypes
+import Synchronization
 public import Services
 
 /// A streamed answer or WebSocket the fake is serving: what is due when, and the Model's read waiting on it.
@@ -65,12 +66,8 @@ struct OpenStream {
     var ending: Ending?
     /// For a WebSocket: how the server answers the Model's messages.
     var replies: [WebSocketScript.Reply] = []
-    /// The Model's read, while it waits for a chunk that is not yet due.
-    var waiter: UnsafeContinuation<Void, Never>?
-    /// Wakes the waiting read when the next chunk (or the end) falls due on the session's clock.
-    var timer: Task<Void, Never>?
-    /// Tells a stale timer from the current one.
-    var waitNumber = 0
+    /// Wakes the Model's read while it waits for a chunk that is not yet due.
+    var wake: StreamWake?
 
     init(exchange: NetworkExchange) {
         self.exchange = exchange
@@ -187,8 +184,7 @@ extension RoutedNetwork {
     /// Removes stream `id` and journals how it ended.
     func end(_ id: Int, how state: StreamTranscript.State, fault: TransportError? = nil, close: WebSocketClose? = nil) async {
         guard var stream = streams.removeValue(forKey: id) else { return }
-        stream.timer?.cancel()
-        stream.waiter?.resume()
+        stream.wake?.fire()
         stream.exchange.stream?.state = state
         stream.exchange.stream?.fault = fault?.rawValue
         stream.exchange.stream?.close = close
@@ -198,39 +194,37 @@ extension RoutedNetwork {
     }
 
     /// Suspends the Model's read until something is pushed or queued, the stream is ended, or the clock reaches `due`.
+    /// On the session's virtual clock the wake is one of the clock's calls, in its turn among the sleepers: no task
+    /// per event (a stream of thousands spent more on the tasks than on the events).
     private func wait(_ id: Int, until due: Date?) async {
         guard streams[id] != nil else { return }
-        streams[id]!.waitNumber += 1
-        let number = streams[id]!.waitNumber
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                streams[id]!.waiter = continuation
-                guard let due else { return }
-                let clock = clock
-                let wakeUp: @Sendable () async -> Void = {
-                    if let virtual = clock as? VirtualClock {
-                        try? await virtual.sleep(until: due)
-                    } else {
-                        try? await clock.sleep(for: .seconds(due.timeIntervalSince(await clock.now())))
-                    }
-                    guard !Task.isCancelled else { return }
-                    await self.wake(id, number: number)
-                }
-                // The clock's own task when it is virtual, so a reset of the session cancels it with the rest.
-                streams[id]!.timer = (clock as? VirtualClock)?.spawn(wakeUp) ?? scope.start(wakeUp)
+        let wake = StreamWake()
+        streams[id]!.wake = wake
+        var call: Int?
+        var timer: Task<Void, Never>?
+        if let due, let virtual = clock as? VirtualClock {
+            call = await virtual.call(at: due) { wake.fire(byClock: true) }
+        } else if let due {
+            let clock = clock
+            timer = scope.start {
+                try? await clock.sleep(for: .seconds(due.timeIntervalSince(await clock.now())))
+                guard !Task.isCancelled else { return }
+                wake.fire(byClock: true)
             }
-        } onCancel: {
-            Task { await self.wake(id, number: number) }
         }
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { wake.resume($0) }
+        } onCancel: {
+            wake.fire()
+        }
+        timer?.cancel()
+        if let call, !wake.firedByClock, let virtual = clock as? VirtualClock { await virtual.cancelCall(call) }
+        if streams[id]?.wake === wake { streams[id]!.wake = nil }
     }
 
-    /// Resumes the read waiting on stream `id`, if it is still the wait numbered `number` (nil: whichever waits).
-    func wake(_ id: Int, number: Int? = nil) {
-        guard let stream = streams[id], number == nil || stream.waitNumber == number else { return }
-        streams[id]!.timer?.cancel()
-        streams[id]!.timer = nil
-        streams[id]!.waiter = nil
-        stream.waiter?.resume()
+    /// Resumes the read waiting on stream `id`, if one waits.
+    func wake(_ id: Int) {
+        streams[id]?.wake?.fire()
     }
 
     /// Ends every scripted stream and WebSocket still open, each journaled `cancelled`: the session is going, and a
@@ -296,6 +290,44 @@ extension RoutedNetwork {
         streams[id]!.ending = .init(due: now, end: end, frame: isSocket && end == .close ? frame ?? WebSocketClose(code: 1000) : nil)
         streams[id]!.notePending()
         wake(id)
+    }
+}
+
+/// The wake of one read of a stream: by the clock reaching the stream's next item, or by a push, a close, an end or
+/// the read's cancellation, whichever is first; the later ones do nothing. Fired from the clock's call and from the
+/// network alike, so its own lock rather than either actor's state.
+final class StreamWake: Sendable {
+    private struct State {
+        var fired = false
+        var byClock = false
+        var reader: UnsafeContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    /// Whether the clock fired it (its call is then made, and needs no cancelling).
+    var firedByClock: Bool { state.withCheckedLock(\.byClock) }
+
+    /// Resumes `reader` once fired: at once if it was. (Synchronous, so that the read suspends where it runs, on the
+    /// session's executor, not on a nonisolated function's.)
+    func resume(_ reader: UnsafeContinuation<Void, Never>) {
+        let fired = state.withCheckedLock { state in
+            if !state.fired { state.reader = reader }
+            return state.fired
+        }
+        if fired { reader.resume() }
+    }
+
+    /// Resumes the read, the first time only.
+    func fire(byClock: Bool = false) {
+        let reader = state.withCheckedLock { state -> UnsafeContinuation<Void, Never>? in
+            guard !state.fired else { return nil }
+            state.fired = true
+            state.byClock = byClock
+            defer { state.reader = nil }
+            return state.reader
+        }
+        reader?.resume()
     }
 }
 

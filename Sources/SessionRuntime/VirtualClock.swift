@@ -21,8 +21,21 @@ public actor VirtualClock: ClockService {
         /// A sleep of the session's own machinery (a fake server's delay), which the session's end resumes with
         /// `CancellationError` rather than parks.
         var endsWithSession = false
+        let waker: Waker
+    }
+
+    /// What a sleeper's wake does: resume a sleeping task, or call an action (``call(at:_:)``).
+    private enum Waker {
         // Unsafe rather than checked: a sleeper of a session let go of is dropped unresumed on purpose (shutDown()).
-        let continuation: UnsafeContinuation<Void, any Error>
+        case task(UnsafeContinuation<Void, any Error>)
+        case call(@Sendable () -> Void)
+
+        func wake() {
+            switch self {
+            case .task(let continuation): continuation.resume()
+            case .call(let action): action()
+            }
+        }
     }
 
     /// The mode the clock was created with.
@@ -112,7 +125,7 @@ public actor VirtualClock: ClockService {
         nextSleeperID += 1
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                sleepers.append(Sleeper(id: id, deadline: deadline, endsWithSession: endingWithSession, continuation: continuation))
+                sleepers.append(Sleeper(id: id, deadline: deadline, endsWithSession: endingWithSession, waker: .task(continuation)))
                 earliestDeadline.withCheckedLock { $0 = min($0 ?? deadline, deadline) }
                 sleepersChanged()
             }
@@ -123,6 +136,31 @@ public actor VirtualClock: ClockService {
             guard !scope.isClosed else { return }
             Task { await self.cancelSleeper(id) }
         }
+    }
+
+    /// Calls `action` when the clock reaches `deadline`, in its turn among the sleepers (the same order, ties and
+    /// seed as a task asleep until then): a wake that needs no task of its own, such as a stream's next event, where
+    /// a task per event cost more than the event. At once when `deadline` has passed; never once the session has let
+    /// go of the clock. Returns the number ``cancelCall(_:)`` takes, nil when it called or will never call.
+    public func call(at deadline: Date, _ action: @escaping @Sendable () -> Void) -> Int? {
+        guard !scope.isClosed else { return nil }
+        guard deadline > now() else {
+            action()
+            return nil
+        }
+        let id = nextSleeperID
+        nextSleeperID += 1
+        sleepers.append(Sleeper(id: id, deadline: deadline, waker: .call(action)))
+        earliestDeadline.withCheckedLock { $0 = min($0 ?? deadline, deadline) }
+        sleepersChanged()
+        return id
+    }
+
+    /// Forgets the call numbered `id` (``call(at:_:)``) if it has not been made.
+    public func cancelCall(_ id: Int) {
+        guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return }
+        _ = removeSleeper(at: index)
+        sleepersChanged()
     }
 
     /// How many sleepers the clock has woken since it was made: a move that leaves it as it was woke nothing, so
@@ -165,7 +203,7 @@ public actor VirtualClock: ClockService {
         for task in spawned.withCheckedLock({ Array($0.tasks.values) }) { task.cancel() }
         let cancelled = cancelledSleepers.withCheckedLock { $0 }
         for sleeper in sleepers where cancelled.contains(sleeper.id) || sleeper.endsWithSession {
-            sleeper.continuation.resume(throwing: CancellationError())
+            if case .task(let continuation) = sleeper.waker { continuation.resume(throwing: CancellationError()) }
         }
         sleepers = []
         earliestDeadline.withCheckedLock { $0 = nil }
@@ -260,7 +298,7 @@ public actor VirtualClock: ClockService {
         }
         shift(to: max(now(), sleepers[next].deadline))
         wakes.add(1, ordering: .releasing)
-        removeSleeper(at: next).continuation.resume()
+        removeSleeper(at: next).waker.wake()
         return .woke
     }
 
@@ -282,7 +320,7 @@ public actor VirtualClock: ClockService {
     private func cancelSleeper(_ id: Int) {
         cancelledSleepers.withCheckedLock { _ = $0.remove(id) }
         guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return }
-        removeSleeper(at: index).continuation.resume(throwing: CancellationError())
+        if case .task(let continuation) = removeSleeper(at: index).waker { continuation.resume(throwing: CancellationError()) }
         sleepersChanged()
     }
 
