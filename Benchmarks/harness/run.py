@@ -27,6 +27,7 @@ import report
 import scaling
 import sessions
 import startup
+import stream_wakes
 from report import Row, fmt_bytes, fmt_count, fmt_ms, fmt_us, ratio
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
@@ -321,6 +322,7 @@ def main():
         rows += mcp_calls.rows(binary, scenarioctl, say, calls=100 if arguments.quick else 500)
         rows += explore_cli.rows(binary, scenarioctl, say, in_process_explore_rate(figures), walks=500 if arguments.quick else 2000)
         rows += inprocess_rows(figures)
+        rows += stream_wakes.rows(binary, work, say, rounds=10 if arguments.quick else 30)
         rows += memory_rows(binary, work, 1000 if arguments.quick else 10_000, 100 if arguments.quick else 1000)
     print(report.text(rows))
     if arguments.write:

@@ -12,6 +12,7 @@ import time
 
 import daemon as daemon_module
 from daemon import call
+from report import Row, ratio
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
 COUNT = 1_000
@@ -51,27 +52,39 @@ def measure(connection, name, rounds):
     return statistics.median(rates)
 
 
+def figures(binary, work: pathlib.Path, rounds):
+    """(events 1ms apart per second, events due at once per second) of `binary`, on a daemon of its own."""
+    scenarios = work / "stream-scenarios"
+    for name, spaced in (("stream-timed", True), ("stream-burst", False)):
+        (scenarios / name).mkdir(parents=True, exist_ok=True)
+        (scenarios / name / "scenario.yaml").write_text(scenario(spaced))
+    daemon = daemon_module.Daemon(binary, REPOSITORY, work / f"stream-daemon-{pathlib.Path(binary).name}",
+                                  extra=("--scenarios", str(scenarios), "--log-level", "warning")).start()
+    try:
+        connection = daemon.connection()
+        return measure(connection, "stream-timed", rounds), measure(connection, "stream-burst", rounds)
+    finally:
+        daemon.stop()
+
+
+def rows(binary, work: pathlib.Path, say, rounds=30):
+    """The table's row: timed events through the daemon, against the same events due at once in the same run."""
+    say("== timed stream events through the daemon (stream_wakes.py)")
+    timed, burst = figures(binary, work, rounds)
+    return [Row("Stream through the daemon: 1,000 SSE events 1ms apart, each woken by one clock move (p50 of the move)",
+                f"{timed:,.0f}/s", f"the same events due at once {burst:,.0f}/s", ratio(timed, burst), "≥ 100,000/s",
+                timed >= 100_000)]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("binaries", nargs="+")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="scenariod-streams-") as temporary:
-        work = pathlib.Path(temporary)
-        for name, spaced in (("stream-timed", True), ("stream-burst", False)):
-            (work / "scenarios" / name).mkdir(parents=True)
-            (work / "scenarios" / name / "scenario.yaml").write_text(scenario(spaced))
-        for number, binary in enumerate(arguments.binaries):
-            daemon = daemon_module.Daemon(binary, REPOSITORY, work / f"daemon-{number}",
-                                          extra=("--scenarios", str(work / "scenarios"), "--log-level", "warning")).start()
-            try:
-                connection = daemon.connection()
-                timed = measure(connection, "stream-timed", arguments.rounds)
-                burst = measure(connection, "stream-burst", arguments.rounds)
-                print(f"{binary}: events 1ms apart, each woken by the move: {timed:,.0f}/s; all due at once: {burst:,.0f}/s")
-            finally:
-                daemon.stop()
-
+        for binary in arguments.binaries:
+            timed, burst = figures(binary, pathlib.Path(temporary), arguments.rounds)
+            print(f"{binary}: events 1ms apart, each woken by the move: {timed:,.0f}/s; all due at once: {burst:,.0f}/s")
 
 if __name__ == "__main__":
     main()
