@@ -259,8 +259,14 @@ def test_a_sessions_endpoint_is_shown_and_opens_what_the_session_serves(presente
         "scenario": "offline-demo", "id": "guarded", "overrides": overrides, "endpoint": {"port": 0}}).json()["endpoint"]
     open_session(browser, bridge, "guarded")
     shown = browser.find_element(By.ID, "endpoint")
-    assert guarded["url"] in shown.text and guarded["proxy"] in shown.text and shown.is_displayed(), shown.text
+    # The token is hidden on the page until asked for (a projected screen shows it to the room).
+    masked = guarded["proxy"].replace(guarded["token"], "••••••••")
+    assert guarded["url"] in shown.text and masked in shown.text and guarded["token"] not in shown.text and shown.is_displayed(), shown.text
     shoot(browser, "04c-session-endpoint")
+    browser.find_element(By.ID, "endpoint-reveal").click()
+    assert guarded["proxy"] in shown.text and browser.find_element(By.ID, "endpoint-reveal").text == "hide token", shown.text
+    browser.find_element(By.ID, "endpoint-reveal").click()
+    assert guarded["token"] not in shown.text, shown.text
     assert not shown.find_elements(By.TAG_NAME, "a"), "a token's endpoint is reached through the proxy settings, not a link"
     assert browser.execute_script("return [...document.querySelectorAll('[href], [src]')].filter("
                                   "e => (e.href || e.src || '').includes(arguments[0])).length", guarded["token"]) == 0

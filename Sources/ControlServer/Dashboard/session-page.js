@@ -57,7 +57,15 @@ export async function sessionPage(id) {
   else {
     const address = listener.token ? el("span", { class: "mono" }, listener.url)
       : el("a", { href: `${listener.url}/`, target: "_blank", rel: "noopener", class: "mono" }, listener.url);
-    endpoint.append("Endpoint: ", address, " · proxy ", el("span", { class: "mono" }, listener.proxy),
+    // The token is hidden until asked for: the dashboard is often on a projected screen.
+    const masked = listener.token ? listener.proxy.replace(listener.token, "••••••••") : listener.proxy;
+    const proxy = el("span", { class: "mono", id: "endpoint-proxy" }, masked);
+    const reveal = listener.token && el("button", { type: "button", id: "endpoint-reveal", onclick: () => {
+      const showing = proxy.textContent !== masked;
+      proxy.textContent = showing ? masked : listener.proxy;
+      reveal.textContent = showing ? "show token" : "hide token";
+    } }, "show token");
+    endpoint.append("Endpoint: ", address, " · proxy ", proxy, reveal ? " " : "", reveal || "",
       listener.origin ? ` · origin ${listener.origin}` : "");
   }
   const refreshHeld = async () => { const info = await api("GET", base).catch(() => null); if (info) { showHeld(info); showEscapes(info); } };
