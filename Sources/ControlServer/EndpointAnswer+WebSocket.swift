@@ -55,7 +55,12 @@ extension EndpointAnswer {
             }
             return await refuse(whole, on: channel)
         }
-        return .upgrade([Self.sequenceField: "\(sequence)"]) { inbound, outbound, _ in
+        var answer: HTTPFields = [Self.sequenceField: "\(sequence)"]
+        // A client that offers subprotocols (graphql-transport-ws, say) fails a handshake that picks none, as
+        // Chromium does: the first offered is taken, as the route serves whatever the client speaks.
+        let offered = head.headerFields[.secWebSocketProtocol]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces)
+        if let offered, !offered.isEmpty { answer[.secWebSocketProtocol] = offered }
+        return .upgrade(answer) { inbound, outbound, _ in
             try await converse(socket, inbound: inbound, outbound: outbound, events: events, channel: channel)
         }
     }

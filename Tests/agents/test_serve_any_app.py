@@ -106,12 +106,12 @@ def test_chromium_loads_a_page_from_a_session_whose_fetch_calls_reach_the_same_s
 
 
 CHAT_PAGE = """<!doctype html><title>connecting</title><script type="module">
-const socket = new WebSocket(`ws://${location.host}/room`);
+const socket = new WebSocket(`ws://${location.host}/room`, ['chat.v2', 'chat.v1']);
 const heard = [];
 socket.onmessage = (message) => {
   heard.push(JSON.parse(message.data).type);
   if (heard.length === 1) socket.send(JSON.stringify({type: 'ping'}));
-  if (heard.length === 2) { document.title = heard.join(' then '); socket.close(); }
+  if (heard.length === 2) { document.title = `${heard.join(' then ')} in ${socket.protocol}`; socket.close(); }
 };
 </script>"""
 
@@ -140,8 +140,8 @@ network:
 
 
 def test_chromium_talks_to_a_sessions_websocket_on_its_clock(tmp_path):
-    """A page opened from a no-token endpoint's own address opens a WebSocket there: the session plays the server,
-    the pong waiting for the session's clock; the conversation is in the journal and the history."""
+    """A page opened from a no-token endpoint's own address opens a WebSocket there, offering subprotocols: the
+    session plays the server, the pong waiting for the session's clock; the conversation is in the journal."""
     daemon = Daemon(tmp_path, CHAT).start()
     try:
         endpoint = daemon.call("POST", "/v1/sessions", expect=201,
@@ -160,7 +160,8 @@ def test_chromium_talks_to_a_sessions_websocket_on_its_clock(tmp_path):
             assert page.title() == "connecting", "the pong waits for the clock"
             daemon.call("POST", "/v1/sessions/chat/clock/advance", expect=200, json={"by": "1s"})
             page.wait_for_function("document.title.includes('then')", timeout=30_000)
-            assert page.title() == "hello then pong"
+            # The page offered subprotocols, so the handshake picked one (Chromium fails one that picks none).
+            assert page.title() == "hello then pong in chat.v2"
             browser.close()
         socket = next(entry for entry in daemon.journal("chat") if entry["url"] == "wss://chat.example/room")
         assert socket["outside"] and [chunk["text"] for chunk in socket["stream"]["chunks"]] == [

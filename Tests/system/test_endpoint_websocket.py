@@ -82,8 +82,10 @@ def test_a_conversation_runs_on_the_sessions_clock_and_a_rewind_replays_it(daemo
 
     async def converse():
         # The endpoint's own address goes to the routes' first origin, in its WebSocket form.
-        async with websockets.connect(f"{url}/room") as socket:
+        async with websockets.connect(f"{url}/room", subprotocols=["chat.v1", "chat.v0"]) as socket:
             assert socket.response_headers["Scenario-Sequence"].isdigit()
+            # A client that offers subprotocols gets one: the first it offered.
+            assert socket.subprotocol == "chat.v1"
             assert json.loads(await socket.recv()) == {"type": "hello"}
             assert await quiet(socket), "tick is due at +2s"
             await socket.send(json.dumps({"type": "ping"}))
