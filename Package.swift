@@ -30,6 +30,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -75,7 +76,7 @@ let package = Package(
         // routed network, the virtual clock, the seeded store). The engine's alone: no client links it (DESIGN §3).
         .target(name: "SessionRuntime", dependencies: [
             "Services", "Fakes", "CTaskOwnership", .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Mustache", package: "swift-mustache"),
+            .product(name: "Mustache", package: "swift-mustache"), .product(name: "HeapModule", package: "swift-collections"),
         ]),
         // SQLite, as SwiftPM sees it (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),

@@ -1,6 +1,7 @@
 public import Fakes
 public import Foundation
 import HTTPTypes
+import HeapModule
 import Synchronization
 public import Services
 
@@ -22,42 +23,44 @@ struct OpenStream {
         var frame: WebSocketClose?
     }
 
-    /// What is still to come, by due instant (of equal instants, in the order queued). Taken from the front in O(1):
-    /// a stream of thousands of events delivers each without moving the rest.
+    /// What is still to come, by due instant (of equal instants, in the order queued). A heap: a conversation whose
+    /// replies are due at once while thousands of later ones wait (a client that never moves the clock) queues each
+    /// in O(log n), where a sorted array moved every later reply for every new one.
     struct DueQueue {
-        private var items: [Queued] = []
-        private var start = 0
+        /// An item with its place among items due at the same instant.
+        private struct Keyed: Comparable {
+            var item: Queued
+            var order: Int
 
-        var first: Queued? { start < items.count ? items[start] : nil }
-        var count: Int { items.count - start }
+            static func < (a: Keyed, b: Keyed) -> Bool { (a.item.due, a.order) < (b.item.due, b.order) }
+            static func == (a: Keyed, b: Keyed) -> Bool { a.item.due == b.item.due && a.order == b.order }
+        }
 
-        /// Adds `item` after everything due at or before it; a script's items, in order, are appended.
+        private var heap = Heap<Keyed>()
+        private var queued = 0
+        /// How many pushed items are still to come (a push is refused past a bound, checked on every push).
+        private(set) var pushed = 0
+
+        var first: Queued? { heap.min?.item }
+        var count: Int { heap.count }
+
+        /// Adds `item` after everything due at or before it.
         mutating func insert(_ item: Queued) {
-            if items.last.map({ $0.due <= item.due }) ?? true {
-                items.append(item)
-            } else {
-                let index = items[start...].lastIndex { $0.due <= item.due }.map { $0 + 1 } ?? start
-                items.insert(item, at: index)
-            }
+            heap.insert(Keyed(item: item, order: queued))
+            queued += 1
+            if item.pushed { pushed += 1 }
         }
 
         mutating func removeFirst() -> Queued {
-            let item = items[start]
-            start += 1
-            // Let go of what was taken once it is most of the array.
-            if start > 64, start * 2 > items.count {
-                items.removeFirst(start)
-                start = 0
-            }
+            let item = heap.removeMin().item
+            if item.pushed { pushed -= 1 }
             return item
         }
 
         mutating func removeAll(where predicate: (Queued) -> Bool) {
-            items = Array(items[start...]).filter { !predicate($0) }
-            start = 0
+            heap = Heap(heap.unordered.filter { !predicate($0.item) })
+            pushed = heap.unordered.count { $0.item.pushed }
         }
-
-        func count(where predicate: (Queued) -> Bool) -> Int { items[start...].count(where: predicate) }
     }
 
     var exchange: NetworkExchange
@@ -142,20 +145,22 @@ extension RoutedNetwork {
 
     /// The next chunk of stream `id` for the Model's read once it is due; nil once the stream has closed.
     func nextChunk(of id: Int) async throws(TransportError) -> OpenStream.Queued? {
-        while let stream = streams[id] {
+        // Reads the stream's front and ending, not a copy of the stream: a copy alive while `deliver` takes the front
+        // would make that copy the whole queue (thousands of waiting replies) on every read.
+        while streams[id] != nil {
             if Task.isCancelled {
                 await release(id)
                 throw .cancelled
             }
             let now = await clock.now()
-            if let first = stream.queue.first, first.due <= now, stream.ending.map({ first.due <= $0.due }) ?? true {
+            let first = streams[id]?.queue.first?.due, ending = streams[id]?.ending
+            if let first, first <= now, ending.map({ first <= $0.due }) ?? true {
                 return await deliver(id, at: now)
             }
-            if let ending = stream.ending, ending.due <= now {
+            if let ending, ending.due <= now {
                 return try await finish(id, ending)
             }
-            let wake = [stream.queue.first?.due, stream.ending?.due].compactMap { $0 }.min()
-            await wait(id, until: wake)
+            await wait(id, until: [first, ending?.due].compactMap { $0 }.min())
         }
         return nil
     }
@@ -273,7 +278,7 @@ extension RoutedNetwork {
     public func push(_ bytes: Data, into id: Int) async throws(StreamSteeringError) {
         guard liveStreams[id] == nil else { throw .live }
         guard streams[id] != nil else { throw .notOpen }
-        guard streams[id]!.queue.count(where: \.pushed) < Self.pushLimit else { throw .full }
+        guard streams[id]!.queue.pushed < Self.pushLimit else { throw .full }
         streams[id]!.enqueue(.init(due: await clock.now(), bytes: bytes, pushed: true))
         streams[id]!.notePending()
         wake(id)

@@ -72,4 +72,32 @@ import Testing
         #expect(response.head.status == .ok)
         #expect(demo.outsideSocket(try #require(refused.arrived).sequence) == nil)
     }
+
+    /// A client that talks and never moves the clock: 100,000 messages on one socket, each answered at once while its
+    /// later reply (+3 s) waits with all the others. Each is answered in turn (the queue of what is due stays cheap
+    /// however much waits), and the history and journal stay within their bounds.
+    @Test func aHundredThousandMessagesOnOneSocketStayInOrderAndWithinBounds() async throws {
+        let limits = HostLimits(sessions: 4, subscribersPerSession: 4, subscribers: 8, journalBytes: 1 << 20, historyBytes: 1 << 20)
+        let host = makeHost(limits: limits)
+        let session = try await host.createSession(of: "assistant-happy")
+        let heard = Heard()
+        let opened = try await session.openSocketFromOutside(Self.presence) { heard.receive($0) }
+        let sequence = try #require(opened.arrived).sequence
+        let socket = try #require(session.outsideSocket(sequence))
+        _ = try await session.advanceClock(by: .milliseconds(100))
+        let count = 100_000
+        for _ in 0..<count { try await session.send(.text(#"{"type":"sent"}"#), on: socket) }
+        let lines = heard.lines
+        #expect(lines.count == count + 1)
+        #expect(lines.dropFirst().allSatisfy { $0 == #"{"type":"typing","typing":true}"# })
+        #expect(session.journalEntry(sequence)?.stream?.pending == count, "every +3 s reply still waits")
+
+        let history = await session.history()
+        #expect(history.overflowed && history.bytes <= limits.historyBytes)
+        #expect(host.heldBytes.journal <= limits.journalBytes)
+
+        try await session.close(socket, frame: WebSocketClose(code: 1000))
+        #expect(session.outsideSocket(sequence) == nil)
+        #expect(session.journalEntry(sequence)?.stream?.state == .cancelled, "the client let go of it")
+    }
 }
