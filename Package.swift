@@ -31,6 +31,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -78,6 +79,12 @@ let package = Package(
             "Services", "Fakes", "CTaskOwnership", .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Mustache", package: "swift-mustache"), .product(name: "HeapModule", package: "swift-collections"),
         ]),
+        // Network fakes for GraphQL: a schema and its data answer any query with exactly what it selects
+        // (GraphQLSwift parses, validates and executes).
+        .target(name: "GraphQLFakes", dependencies: [
+            "Services", "Fakes", .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "GraphQL", package: "GraphQL"), .product(name: "OrderedCollections", package: "swift-collections"),
+        ]),
         // SQLite, as SwiftPM sees it (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The production implementations: the real network, a durable store, the system clock.
@@ -95,7 +102,7 @@ let package = Package(
         ]),
         // scenario.yaml → validated, resolved scenarios. Imports Fakes for the route types it produces.
         .target(name: "ScenarioFormat", dependencies: [
-            "Services", "Fakes", "Yams", .product(name: "HTTPTypes", package: "swift-http-types"),
+            "Services", "Fakes", "GraphQLFakes", "Yams", .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Mustache", package: "swift-mustache"),
         ], resources: [
             // The built-in sections' JSON Schema, which ScenarioSchema completes with a daemon's Models and services.

@@ -97,6 +97,13 @@ public struct RouteOutcome: Sendable {
     /// For a response: the parts of it filled per request (`template: true`), or nil when it is sent as written.
     package var template: ResponseTemplate?
 
+    /// For a response worked out per request (a GraphQL endpoint): what works it out; the outcome's own response is
+    /// then only its delay's companion.
+    package var answerer: (any RequestAnswerer)? {
+        get { scripts?.answerer }
+        set { scripts = Scripts(stream: stream, webSocket: webSocket, answerer: newValue) }
+    }
+
     /// Whether it answers with a response rather than a fault; only a response opens a ``stream`` or ``webSocket``.
     package var isResponse: Bool {
         if case .response = result { return true }
@@ -106,24 +113,26 @@ public struct RouteOutcome: Sendable {
     /// The routed network's `send` answers a streamed route with the whole body once the stream has ended.
     public var stream: StreamScript? {
         get { scripts?.stream }
-        set { scripts = Scripts(stream: newValue, webSocket: webSocket) }
+        set { scripts = Scripts(stream: newValue, webSocket: webSocket, answerer: answerer) }
     }
     /// For a WebSocket route: the server's side of the conversation. The routed network's `webSocket` connects only
     /// to a route that has one.
     public var webSocket: WebSocketScript? {
         get { scripts?.webSocket }
-        set { scripts = Scripts(stream: stream, webSocket: newValue) }
+        set { scripts = Scripts(stream: stream, webSocket: newValue, answerer: answerer) }
     }
 
-    /// A stream's or a WebSocket's script, behind one reference: most outcomes have neither, and an outcome is copied
-    /// into every exchange's async frames, so they cost those one word.
+    /// A stream's or a WebSocket's script, or an answerer, behind one reference: most outcomes have none, and an
+    /// outcome is copied into every exchange's async frames, so they cost those one word.
     private final class Scripts: Sendable {
         let stream: StreamScript?
         let webSocket: WebSocketScript?
-        init?(stream: StreamScript?, webSocket: WebSocketScript?) {
-            guard stream != nil || webSocket != nil else { return nil }
+        let answerer: (any RequestAnswerer)?
+        init?(stream: StreamScript?, webSocket: WebSocketScript?, answerer: (any RequestAnswerer)? = nil) {
+            guard stream != nil || webSocket != nil || answerer != nil else { return nil }
             self.stream = stream
             self.webSocket = webSocket
+            self.answerer = answerer
         }
     }
 

@@ -1,3 +1,4 @@
+import Fakes
 import Foundation
 
 /// What to say of an `extends:` whose scenario is in none of the directories read: most often a suite's own

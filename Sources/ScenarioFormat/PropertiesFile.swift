@@ -1,3 +1,4 @@
+import Fakes
 public import Foundation
 public import Services
 import Yams

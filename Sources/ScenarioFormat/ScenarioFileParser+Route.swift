@@ -11,7 +11,7 @@ extension ScenarioFileParser {
     static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "bodyText", "body", "bodyFields"]
     /// The ways a value may be matched besides equality, written as a one-key mapping (`{regex: "^Bearer "}`).
     static let matchKeys = ["regex", "contains", "present", "absent"] + ValueMatch.Comparison.allCases.map(\.rawValue)
-    static let responseKeys = ["status", "headers", "body", "bodyFile", "stream", "webSocket", "template", "delay", "fault", "after"]
+    static let responseKeys = ["status", "headers", "body", "bodyFile", "stream", "webSocket", "template", "graphql", "delay", "fault", "after"]
     static let routePatchKeys = ["extends", "name", "request", "response", "responses", "afterLast", "live"]
 
     /// `- extends: ROUTE` and what changes: a parent's route changed only where this says (see ``RoutePatch``).
@@ -245,13 +245,23 @@ extension ScenarioFileParser {
         let delay = keys["delay"].flatMap { reader.duration($0, at: "\(path).delay") } ?? .zero
         let after = keys["after"].flatMap { parseAfter($0, at: "\(path).after") }
         if let faultNode = keys["fault"] {
-            let others = ["status", "headers", "body", "bodyFile", "stream", "webSocket", "template"].filter { keys[$0] != nil }
+            let others = ["status", "headers", "body", "bodyFile", "stream", "webSocket", "template", "graphql"].filter { keys[$0] != nil }
             if !others.isEmpty {
                 reader.report("\(path) has a 'fault' and \(others.map { "'\($0)'" }.joined(separator: ", ")); a fault sends no response, so keep only 'fault' and 'delay'.", at: node)
             }
             guard let fault = reader.choice(faultNode, at: "\(path).fault", of: TransportError.self),
                   reader.problems.count == problemsBefore else { return nil }
             return RouteOutcome(.fault(fault), delay: delay, after: after)
+        }
+        if let graphqlNode = keys["graphql"] {
+            let others = ["status", "headers", "body", "bodyFile", "stream", "webSocket", "template"].filter { keys[$0] != nil }
+            if !others.isEmpty {
+                reader.report("\(path) has 'graphql' and \(others.map { "'\($0)'" }.joined(separator: ", ")); a GraphQL endpoint answers each query from its schema and data, so keep only 'graphql', 'delay' and 'after' (answer one operation differently with a route before this one that matches its operationName).", at: node)
+            }
+            guard let endpoint = parseGraphQL(graphqlNode, at: "\(path).graphql"), reader.problems.count == problemsBefore else { return nil }
+            var outcome = RouteOutcome(.response(NetworkResponse(status: 200)), delay: delay, after: after)
+            outcome.answerer = endpoint
+            return outcome
         }
         let status = keys["status"].flatMap { reader.int($0, at: "\(path).status", in: 100...599) } ?? (keys["webSocket"] != nil ? 101 : 200)
         var fields = HTTPFields()

@@ -1,3 +1,4 @@
+import Fakes
 import ControlAPI
 import Foundation
 import ScenarioFormat

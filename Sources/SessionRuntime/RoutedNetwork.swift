@@ -215,6 +215,13 @@ public actor RoutedNetwork: NetworkService {
                     outcome.stream = template.render(script, request: request, now: exchange.time)
                 }
             }
+            if let answerer = outcome.answerer {
+                let answer = await answerer.answer(request)
+                outcome.result = .response(answer.response)
+                if let refusal = answer.refusal {
+                    exchange.nearMisses = [NearMiss(route: exchange.route ?? "", field: refusal.field, expected: refusal.expected, actual: refusal.actual)]
+                }
+            }
         } else if unmatchedGoesUpstream {
             return .passThrough(exchange)
         } else {

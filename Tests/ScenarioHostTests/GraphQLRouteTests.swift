@@ -1,0 +1,146 @@
+import Foundation
+import HTTPTypes
+import ScenarioFormat
+import ScenarioHost
+import Services
+import Testing
+
+/// A route answered by a GraphQL endpoint: any query validated against its schema and answered with exactly its
+/// selection from the scenario's data, a query that does not validate refused as a server would (and journaled with
+/// why), and the schema's and data's problems found at load, each at its place.
+@Suite struct GraphQLRouteTests {
+    static let schema = """
+        "A planned trip."
+        type Trip { id: ID!, from: String!, to: String!, legs: [Leg!]!, vehicle: Vehicle }
+        type Leg { id: ID!, mode: Mode!, minutes: Int! }
+        enum Mode { WALK BUS TRAIN }
+        interface Vehicle { id: ID!, name: String! }
+        type Bus implements Vehicle { id: ID!, name: String!, line: Int! }
+        type Train implements Vehicle { id: ID!, name: String!, carriages: Int! }
+        union SearchResult = Trip | Bus
+        type User { name: String!, favourite: Trip }
+        type Query { trip(id: ID!): Trip, trips(from: String): [Trip!]!, me: User!, search(term: String): [SearchResult!]! }
+        type Mutation { saveTrip(id: ID!): Trip }
+
+        """
+
+    static let data = """
+        {
+          "Query": {"me": {"name": "Ada", "favourite": "t2"}},
+          "Mutation": {"saveTrip": "t1"},
+          "Trip": [
+            {"id": "t1", "from": "Oslo", "to": "Bergen", "legs": ["l1", "l2"],
+             "vehicle": {"__typename": "Train", "id": "v1", "name": "Bergensbanen", "carriages": 7}},
+            {"id": "t2", "from": "Oslo", "to": "Drammen", "legs": ["l3"], "vehicle": "b1"},
+            {"id": "t3", "from": "Bergen", "to": "Voss", "legs": []}
+          ],
+          "Leg": [{"id": "l1", "mode": "WALK", "minutes": 5}, {"id": "l2", "mode": "TRAIN", "minutes": 400},
+                  {"id": "l3", "mode": "BUS", "minutes": 40}],
+          "Bus": [{"id": "b1", "name": "Drammen express", "line": 100}]
+        }
+        """
+
+    static let scenario = """
+        description: A trip planner's GraphQL API.
+        model: FeedReader
+        network:
+          routes:
+            - name: broken-plan
+              request: {method: POST, url: https://trips.example/graphql, bodyFields: {/operationName: Broken}}
+              response: {status: 200, body: {errors: [{message: planner down}], data: null}}
+            - name: trips
+              request: {method: POST, url: https://trips.example/graphql}
+              response:
+                graphql: {schema: schema.graphql, data: data.json}
+        """
+
+    /// A catalog with `scenario` as `trips` beside its schema and data, as given.
+    static func catalog(scenario: String = scenario, schema: String = schema, data: String = data) throws -> ScenarioCatalog {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graphql-\(UUID().uuidString)/trips")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(scenario.utf8).write(to: directory.appendingPathComponent("scenario.yaml"))
+        try Data(schema.utf8).write(to: directory.appendingPathComponent("schema.graphql"))
+        try Data(data.utf8).write(to: directory.appendingPathComponent("data.json"))
+        return ScenarioCatalog.load(from: [directory.deletingLastPathComponent()], models: shippedModels.names)
+    }
+
+    static func session() async throws -> Session {
+        let catalog = try catalog()
+        #expect(catalog.problems.isEmpty, "\(catalog.problems)")
+        return try await SessionHost(catalog: catalog, models: shippedModels).createSession(of: "trips")
+    }
+
+    /// POSTs `query` as GraphQL over HTTP does; the status, the body as text, and the journal's entry.
+    static func post(_ session: Session, _ query: String, variables: [String: Any] = [:], operationName: String? = nil) async throws
+        -> (status: Int, body: String, entry: NetworkExchange) {
+        var body: [String: Any] = ["query": query, "variables": variables]
+        if let operationName { body["operationName"] = operationName }
+        let request = NetworkRequest(method: .post, url: URL(string: "https://trips.example/graphql")!,
+                                     headerFields: [.contentType: "application/json"],
+                                     body: try JSONSerialization.data(withJSONObject: body))
+        let sent = try await session.sendFromOutside(request)
+        guard case .success(let response)? = sent.result else { throw GraphQLTestError.noAnswer("\(String(describing: sent.result))") }
+        let sequence = try #require(sent.arrived).sequence
+        let entry = try #require(session.journalEntry(sequence))
+        return (response.head.status.code, String(decoding: response.body, as: UTF8.self), entry)
+    }
+
+    @Test func aQueryGetsExactlyItsSelectionWithAliasesFragmentsVariablesAndAbstractTypes() async throws {
+        let session = try await Self.session()
+        let query = """
+            query Plan($id: ID!) {
+              trip(id: $id) { __typename from to legs { mode minutes } vehicle { __typename name ...on Train { carriages } } }
+              me { name favourite { to vehicle { ... on Bus { line } } } }
+              fromOslo: trips(from: "Oslo") { ...Ends }
+              nowhere: trips(from: "Nowhere") { id }
+              search { __typename ... on Bus { name } ... on Trip { id } }
+            }
+            fragment Ends on Trip { id to }
+            """
+        let answer = try await Self.post(session, query, variables: ["id": "t1"], operationName: "Plan")
+        #expect(answer.status == 200)
+        #expect(answer.body == """
+            {"data":{"trip":{"__typename":"Trip","from":"Oslo","to":"Bergen","legs":[{"mode":"WALK","minutes":5},{"mode":"TRAIN","minutes":400}],\
+            "vehicle":{"__typename":"Train","name":"Bergensbanen","carriages":7}},"me":{"name":"Ada","favourite":{"to":"Drammen","vehicle":{"line":100}}},\
+            "fromOslo":[{"id":"t1","to":"Bergen"},{"id":"t2","to":"Drammen"}],"nowhere":[],\
+            "search":[{"__typename":"Trip","id":"t1"},{"__typename":"Trip","id":"t2"},{"__typename":"Trip","id":"t3"},{"__typename":"Bus","name":"Drammen express"}]}}
+            """)
+        #expect(answer.entry.route == "trips" && answer.entry.status == 200 && answer.entry.nearMisses == nil)
+
+        // A trip with no such id is null; a mutation reads the data's Mutation.
+        #expect(try await Self.post(session, #"{ trip(id: "t9") { id } }"#).body == #"{"data":{"trip":null}}"#)
+        #expect(try await Self.post(session, #"mutation { saveTrip(id: "t1") { to } }"#).body == #"{"data":{"saveTrip":{"to":"Bergen"}}}"#)
+    }
+
+    @Test func aQueryThatDoesNotValidateIsRefusedWithItsLocationAndJournaledWithWhy() async throws {
+        let session = try await Self.session()
+        let answer = try await Self.post(session, "{ trip(id: \"t1\") {\n  form } }")
+        #expect(answer.status == 400)
+        #expect(answer.body.contains(#"Cannot query field \"form\" on type \"Trip\". Did you mean \"from\"?"#), "\(answer.body)")
+        #expect(answer.body.contains(#""locations":[{"line":2,"column":3}]"#), "\(answer.body)")
+        let miss = try #require(answer.entry.nearMisses?.first)
+        #expect(miss.route == "trips" && miss.field == "/body/query" && miss.expected.contains("(line 2, column 3)"))
+
+        #expect(try await Self.post(session, "{ trip(").status == 400, "a syntax error")
+        #expect(try await Self.post(session, "query Q($id: ID!) { trip(id: $id) { id } }").status == 400, "a variable not given")
+        // A route before the endpoint answers one operation its own way.
+        let broken = try await Self.post(session, "query Broken { me { name } }", operationName: "Broken")
+        #expect(broken.body == #"{"data":null,"errors":[{"message":"planner down"}]}"# && broken.entry.route == "broken-plan")
+    }
+
+    @Test func theSchemasAndTheDatasProblemsAreFoundAtLoadEachAtItsPlace() throws {
+        let syntax = try Self.catalog(schema: "type Query {\n  me: User\n  trips: [Trip!\n}\n")
+        let problem = try #require(syntax.problems["trips"]?.first)
+        #expect(problem.file == "schema.graphql" && problem.line == 4 && problem.column == 1, "\(syntax.problems)")
+
+        let misspelt = try Self.catalog(data: #"{"Trp": [], "Trip": [{"id": "t1", "form": "Oslo"}], "Query": {"mee": {}}}"#)
+        let problems = misspelt.problems["trips"] ?? []
+        let messages = problems.map(\.message).joined(separator: "\n")
+        #expect(messages.contains("'Trp'") && messages.contains("Did you mean 'Trip'?"), "\(messages)")
+        #expect(messages.contains("'form'") && messages.contains("Did you mean 'from'?"), "\(messages)")
+        #expect(messages.contains("'mee'") && messages.contains("Did you mean 'me'?"), "\(messages)")
+        #expect(problems.count == 3 && problems.allSatisfy { $0.file.hasSuffix("scenario.yaml") && $0.line == 11 }, "placed at the route's data: \(problems)")
+    }
+}
+
+enum GraphQLTestError: Error { case noAnswer(String) }
