@@ -11,6 +11,10 @@ struct GraphQLData: Sendable {
     var roots: [String: [String: JSONValue]] = [:]
     /// The entries of each other object type.
     var entries: [String: [[String: JSONValue]]] = [:]
+    /// What the mutation fields the scenario names do to the entries, by field name.
+    var mutations: [String: GraphQLEndpoint.Mutation] = [:]
+    /// How many entries of each type the mutations have added, for the ids of those given none.
+    var inserted: [String: Int] = [:]
 
     /// The parent of a root field: its type's fields in the data.
     struct Root: Sendable {}
@@ -29,7 +33,7 @@ struct GraphQLData: Sendable {
     }
 
     /// `written` (nil when the data does not say) as a value of `type`.
-    private func value(_ written: JSONValue?, as type: any GraphQLType, args: Map, schema: GraphQLSchema, at place: String) throws -> (any Sendable)? {
+    func value(_ written: JSONValue?, as type: any GraphQLType, args: Map, schema: GraphQLSchema, at place: String) throws -> (any Sendable)? {
         if let nonNull = type as? GraphQLNonNull { return try value(written, as: nonNull.ofType, args: args, schema: schema, at: place) }
         if let list = type as? GraphQLList {
             switch written {
@@ -94,7 +98,7 @@ struct GraphQLData: Sendable {
     }
 
     /// Whether an entry's field equals an argument; an ID argument is a string that names a number as well.
-    private static func equal(_ field: JSONValue, _ argument: JSONValue) -> Bool {
+    static func equal(_ field: JSONValue, _ argument: JSONValue) -> Bool {
         switch (field, argument) {
         case (.int, .string), (.string, .int), (.double, .string), (.string, .double): text(field) == text(argument)
         default: field == argument
@@ -146,7 +150,7 @@ extension GraphQLData {
     static func parse(_ data: JSONValue, for schema: GraphQLSchema) -> (GraphQLData, [GraphQLEndpoint.Problem]) {
         var parsed = GraphQLData()
         var problems: [GraphQLEndpoint.Problem] = []
-        func report(_ message: String) { problems.append(GraphQLEndpoint.Problem(message: message, inData: true)) }
+        func report(_ message: String) { problems.append(GraphQLEndpoint.Problem(message: message, part: .data)) }
         guard case .object(let types) = data else {
             report("The data must be a JSON object of type names, such as {\"Query\": {…}, \"Trip\": [{…}]}; got \(data.typeName).")
             return (parsed, problems)

@@ -9,52 +9,82 @@ package import Services
 /// nulls), and one that does not validate as a GraphQL server would: 400 with `errors` and their locations.
 /// GraphQLSwift parses, validates and executes; this type only reads the data.
 package struct GraphQLEndpoint: Sendable, RequestAnswerer {
-    /// A problem with the schema or the data, placed in the schema's text where it has a place.
+    /// A problem with the schema, the data or the mutations, placed in the schema's text where it has a place.
     package struct Problem: Error, Sendable, Hashable {
+        /// Which of the endpoint's parts it is in.
+        package enum Part: Sendable, Hashable {
+            case schema, data, mutations
+        }
+
         /// What is wrong and how to fix it.
         package var message: String
-        /// In the schema file, 1-based; nil for a problem in the data (its message names the place).
+        /// In the schema file, 1-based; nil elsewhere (the message names the place).
         package var line: Int?
         /// In the schema file, 1-based.
         package var column: Int?
-        /// Whether it is in the data rather than the schema.
-        package var inData: Bool
+        /// Where it is.
+        package var part: Part
+    }
+
+    /// What a mutation does to the data: adds an entry of a type, changes one (by its id) or removes one.
+    package struct Mutation: Sendable, Hashable {
+        /// The three changes.
+        package enum Effect: String, Sendable, CaseIterable {
+            case insert, update, delete
+        }
+
+        package var effect: Effect
+        /// The object type whose entries it changes.
+        package var type: String
+
+        package init(_ effect: Effect, _ type: String) {
+            self.effect = effect
+            self.type = type
+        }
     }
 
     private let schema: GraphQLSchema
+    private let data: GraphQLData
 
-    /// The endpoint for the schema `sdl` and the data `data` (a JSON object: the root types' fields by type name,
-    /// `{"Query": {"me": …}}`, and each other object type's entries, `{"Trip": [{…}, …]}`); every problem found
-    /// with either when they cannot serve.
-    package init(sdl: String, data: JSONValue) throws(GraphQLEndpointProblems) {
+    /// The endpoint for the schema `sdl`, the data `data` (a JSON object: the root types' fields by type name,
+    /// `{"Query": {"me": …}}`, and each other object type's entries, `{"Trip": [{…}, …]}`) and what each mutation
+    /// field named in `mutations` does to it (any other mutation answers from the data's `Mutation`); every problem
+    /// found with them when they cannot serve.
+    package init(sdl: String, data: JSONValue, mutations: [String: Mutation] = [:]) throws(GraphQLEndpointProblems) {
         let built: GraphQLSchema
         do {
             built = try buildSchema(source: sdl)
         } catch let error as GraphQLError {
-            throw GraphQLEndpointProblems(problems: Self.problems(error, inData: false))
+            throw GraphQLEndpointProblems(problems: Self.problems(error))
         } catch {
-            throw GraphQLEndpointProblems(problems: [Problem(message: "\(error)", inData: false)])
+            throw GraphQLEndpointProblems(problems: [Problem(message: "\(error)", part: .schema)])
         }
-        let schemaProblems = validateSchema(schema: built).flatMap { Self.problems($0, inData: false) }
+        let schemaProblems = validateSchema(schema: built).flatMap { Self.problems($0) }
         guard schemaProblems.isEmpty else { throw GraphQLEndpointProblems(problems: schemaProblems) }
-        let (parsed, dataProblems) = GraphQLData.parse(data, for: built)
-        guard dataProblems.isEmpty else { throw GraphQLEndpointProblems(problems: dataProblems) }
+        var (parsed, problems) = GraphQLData.parse(data, for: built)
+        problems += GraphQLData.check(mutations, for: built)
+        guard problems.isEmpty else { throw GraphQLEndpointProblems(problems: problems) }
+        parsed.mutations = mutations
+        self.data = parsed
         do {
-            schema = try ExecutableSchema.make(from: built) { source, args, _, info in
-                try parsed.resolve(source, args: args, info: info)
+            schema = try ExecutableSchema.make(from: built) { source, args, context, info in
+                guard let session = context as? GraphQLSessionData else { throw GraphQLError(message: "No session's data to read.") }
+                return try session.resolve(source, args: args, info: info)
             }
         } catch {
-            throw GraphQLEndpointProblems(problems: [Problem(message: "\(error)", inData: false)])
+            throw GraphQLEndpointProblems(problems: [Problem(message: "\(error)", part: .schema)])
         }
     }
 
-    /// A GraphQLSwift error as problems: one per place it names (a syntax error names one).
-    private static func problems(_ error: GraphQLError, inData: Bool) -> [Problem] {
-        guard !error.locations.isEmpty else { return [Problem(message: error.message, inData: inData)] }
-        return error.locations.map { Problem(message: error.message, line: $0.line, column: $0.column, inData: inData) }
+    /// A GraphQLSwift error as problems in the schema: one per place it names (a syntax error names one).
+    private static func problems(_ error: GraphQLError) -> [Problem] {
+        guard !error.locations.isEmpty else { return [Problem(message: error.message, part: .schema)] }
+        return error.locations.map { Problem(message: error.message, line: $0.line, column: $0.column, part: .schema) }
     }
 
-    package func answer(_ request: NetworkRequest) async -> ComputedAnswer {
+    package func makeState() -> any Sendable { GraphQLSessionData(data) }
+
+    package func answer(_ request: NetworkRequest, state: any Sendable) async -> ComputedAnswer {
         let operation: GraphQLOperation
         switch GraphQLOperation.read(from: request) {
         case .success(let read): operation = read
@@ -70,7 +100,7 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
         guard invalid.isEmpty else { return Self.refused(invalid, field: "/body/query", actual: operation.query) }
         let result: GraphQLResult
         do {
-            result = try await execute(schema: schema, documentAST: document, rootValue: GraphQLData.Root(), context: (),
+            result = try await execute(schema: schema, documentAST: document, rootValue: GraphQLData.Root(), context: state,
                                        variableValues: operation.variables, operationName: operation.name)
         } catch {
             return Self.refused([GraphQLError(error)], field: "/body", actual: operation.name ?? "")

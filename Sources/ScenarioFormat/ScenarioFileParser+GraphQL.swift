@@ -7,7 +7,7 @@ import Yams
 /// `response.graphql`: a GraphQL endpoint's schema file and its data, checked at load with each problem placed in
 /// the file it is in.
 extension ScenarioFileParser {
-    static let graphqlKeys = ["schema", "data"]
+    static let graphqlKeys = ["schema", "data", "mutations"]
 
     mutating func parseGraphQL(_ node: Node, at path: String) -> GraphQLEndpoint? {
         guard let keys = reader.mapping(node, at: path, allowed: Self.graphqlKeys, required: ["schema"]),
@@ -35,17 +35,38 @@ extension ScenarioFileParser {
         case let dataNode?:
             data = reader.json(dataNode)
         }
+        let mutations = keys["mutations"].map { parseMutations($0, at: "\(path).mutations") } ?? [:]
         do {
-            return try GraphQLEndpoint(sdl: sdl, data: data)
+            return try GraphQLEndpoint(sdl: sdl, data: data, mutations: mutations)
         } catch {
             for problem in error.problems {
-                if problem.inData {
-                    reader.report("\(dataPlace): \(problem.message)", at: keys["data"] ?? node)
-                } else {
-                    reader.report("\(problem.message)", inFile: schemaFile, line: problem.line, column: problem.column)
+                switch problem.part {
+                case .data: reader.report("\(dataPlace): \(problem.message)", at: keys["data"] ?? node)
+                case .mutations: reader.report("\(path).\(problem.message)", at: keys["mutations"] ?? node)
+                case .schema: reader.report("\(problem.message)", inFile: schemaFile, line: problem.line, column: problem.column)
                 }
             }
             return nil
         }
+    }
+
+    /// `mutations`: each mutation field with what it does, `{insert: TYPE}`, `{update: TYPE}` or `{delete: TYPE}`.
+    private mutating func parseMutations(_ node: Node, at path: String) -> [String: GraphQLEndpoint.Mutation] {
+        guard case .mapping(let mapping) = node else {
+            reader.report("\(path) must be a mapping of mutation fields to what each does, such as addTrip: {insert: Trip}; got \(reader.describe(node)).", at: node)
+            return [:]
+        }
+        let effects = GraphQLEndpoint.Mutation.Effect.allCases.map(\.rawValue)
+        var mutations: [String: GraphQLEndpoint.Mutation] = [:]
+        for (key, value) in mapping {
+            guard let name = key.scalar?.string else { continue }
+            guard let keys = reader.mapping(value, at: "\(path).\(name)", allowed: effects) else { continue }
+            guard keys.count == 1, let (effect, typeNode) = keys.first, let type = reader.string(typeNode, at: "\(path).\(name).\(effect)") else {
+                reader.report("\(path).\(name) must say one thing it does (insert, update or delete) and to which type, such as {insert: Trip}.", at: value)
+                continue
+            }
+            mutations[name] = GraphQLEndpoint.Mutation(GraphQLEndpoint.Mutation.Effect(rawValue: effect)!, type)
+        }
+        return mutations
     }
 }

@@ -26,6 +26,8 @@ public actor RoutedNetwork: NetworkService {
     let upstream: (any NetworkService)?
     private let unmatchedGoesUpstream: Bool
     private var hits: [Int]
+    /// The session's state of each route answered by an answerer (a GraphQL endpoint's data), by route name.
+    private var answererStates: [String: any Sendable] = [:]
     private let sequence: JournalSequence
     private(set) var conditions = NetworkConditions.normal
     /// The streamed answers still open, by their exchange's sequence number (RoutedNetwork+Streams.swift).
@@ -66,6 +68,7 @@ public actor RoutedNetwork: NetworkService {
     /// Adds `route` in front of the others, or replaces the route of its name where it stands; either way its
     /// sequence starts from its first answer.
     public func setRoute(_ route: Route) {
+        answererStates[route.name] = nil
         if let index = routes.firstIndex(where: { $0.name == route.name }) {
             routes[index] = route
             hits[index] = 0
@@ -80,6 +83,7 @@ public actor RoutedNetwork: NetworkService {
         guard let index = routes.firstIndex(where: { $0.name == name }) else { return false }
         routes.remove(at: index)
         hits.remove(at: index)
+        answererStates[name] = nil
         return true
     }
 
@@ -216,7 +220,10 @@ public actor RoutedNetwork: NetworkService {
                 }
             }
             if let answerer = outcome.answerer {
-                let answer = await answerer.answer(request)
+                let name = routes[index].name
+                let state = answererStates[name] ?? answerer.makeState()
+                answererStates[name] = state
+                let answer = await answerer.answer(request, state: state)
                 outcome.result = .response(answer.response)
                 if let refusal = answer.refusal {
                     exchange.nearMisses = [NearMiss(route: exchange.route ?? "", field: refusal.field, expected: refusal.expected, actual: refusal.actual)]

@@ -20,7 +20,8 @@ import Testing
         union SearchResult = Trip | Bus
         type User { name: String!, favourite: Trip }
         type Query { trip(id: ID!): Trip, trips(from: String): [Trip!]!, me: User!, search(term: String): [SearchResult!]! }
-        type Mutation { saveTrip(id: ID!): Trip }
+        input TripInput { from: String!, to: String!, legs: [ID!] }
+        type Mutation { saveTrip(id: ID!): Trip, addTrip(input: TripInput!): Trip!, renameTrip(id: ID!, to: String!): Trip, deleteTrip(id: ID!): Boolean! }
 
         """
 
@@ -51,7 +52,10 @@ import Testing
             - name: trips
               request: {method: POST, url: https://trips.example/graphql}
               response:
-                graphql: {schema: schema.graphql, data: data.json}
+                graphql:
+                  schema: schema.graphql
+                  data: data.json
+                  mutations: {addTrip: {insert: Trip}, renameTrip: {update: Trip}, deleteTrip: {delete: Trip}}
         """
 
     /// A catalog with `scenario` as `trips` beside its schema and data, as given.
@@ -128,6 +132,29 @@ import Testing
         #expect(broken.body == #"{"data":null,"errors":[{"message":"planner down"}]}"# && broken.entry.route == "broken-plan")
     }
 
+    @Test func mutationsChangeTheSessionsDataUntilItsResetAndARewindReplaysThem() async throws {
+        let session = try await Self.session()
+        let ends = "{ trips(from: \"Oslo\") { id to legs { minutes } } }"
+        let before = try await Self.post(session, ends).body
+        let added = try await Self.post(session, #"mutation { addTrip(input: {from: "Oslo", to: "Hamar", legs: ["l3"]}) { id to } }"#)
+        #expect(added.body == #"{"data":{"addTrip":{"id":"trip-1","to":"Hamar"}}}"#)
+        #expect(try await Self.post(session, #"mutation { renameTrip(id: "t2", to: "Kongsberg") { id to } }"#).body
+            == #"{"data":{"renameTrip":{"id":"t2","to":"Kongsberg"}}}"#)
+        #expect(try await Self.post(session, #"mutation { renameTrip(id: "t9", to: "Nowhere") { id } }"#).body == #"{"data":{"renameTrip":null}}"#)
+        #expect(try await Self.post(session, #"mutation { deleteTrip(id: "t1") }"#).body == #"{"data":{"deleteTrip":true}}"#)
+        let after = try await Self.post(session, ends).body
+        #expect(after == #"{"data":{"trips":[{"id":"t2","to":"Kongsberg","legs":[{"minutes":40}]},{"id":"trip-1","to":"Hamar","legs":[{"minutes":40}]}]}}"#)
+
+        // Another session reads the scenario's data; a rewind to just after the insert replays it and nothing later.
+        let other = try await SessionHost(catalog: try Self.catalog(), models: shippedModels).createSession(of: "trips")
+        #expect(try await Self.post(other, ends).body == before)
+        let steps = await session.history().steps.count
+        _ = try await session.rewind(to: steps - 5)
+        #expect(try await Self.post(session, ends).body == #"{"data":{"trips":[{"id":"t1","to":"Bergen","legs":[{"minutes":5},{"minutes":400}]},{"id":"t2","to":"Drammen","legs":[{"minutes":40}]},{"id":"trip-1","to":"Hamar","legs":[{"minutes":40}]}]}}"#)
+        try await session.reset()
+        #expect(try await Self.post(session, ends).body == before)
+    }
+
     @Test func theSchemasAndTheDatasProblemsAreFoundAtLoadEachAtItsPlace() throws {
         let syntax = try Self.catalog(schema: "type Query {\n  me: User\n  trips: [Trip!\n}\n")
         let problem = try #require(syntax.problems["trips"]?.first)
@@ -139,7 +166,11 @@ import Testing
         #expect(messages.contains("'Trp'") && messages.contains("Did you mean 'Trip'?"), "\(messages)")
         #expect(messages.contains("'form'") && messages.contains("Did you mean 'from'?"), "\(messages)")
         #expect(messages.contains("'mee'") && messages.contains("Did you mean 'me'?"), "\(messages)")
-        #expect(problems.count == 3 && problems.allSatisfy { $0.file.hasSuffix("scenario.yaml") && $0.line == 11 }, "placed at the route's data: \(problems)")
+        #expect(problems.count == 3 && problems.allSatisfy { $0.file.hasSuffix("scenario.yaml") && $0.line == 13 }, "placed at the route's data: \(problems)")
+
+        let mutations = try Self.catalog(scenario: Self.scenario.replacingOccurrences(of: "renameTrip: {update: Trip}", with: "renamTrip: {update: Trp}"))
+        let mutationMessages = (mutations.problems["trips"] ?? []).map(\.message).joined(separator: "\n")
+        #expect(mutationMessages.contains("Did you mean 'renameTrip'?") && mutationMessages.contains("Did you mean 'Trip'?"), "\(mutationMessages)")
     }
 }
 
