@@ -24,3 +24,42 @@ package struct ComputedAnswer: Sendable {
         self.refusal = refusal
     }
 }
+
+/// An answerer that also holds WebSocket conversations (GraphQL over `graphql-transport-ws`): it answers each of the
+/// client's messages with messages due at offsets from it, tagged so a later message can withdraw those not yet sent.
+package protocol SocketAnswerer: RequestAnswerer {
+    /// A new conversation's own state (what it has been told, what it has open).
+    func makeConversation() -> any Sendable
+
+    /// The server's answer to the client's `message` in `conversation`, in the session whose state is `state`.
+    func reply(to message: WebSocketMessage, conversation: any Sendable, state: any Sendable) async -> SocketReply
+}
+
+/// What the server does on a client's message: sends messages (each at an offset from it), withdraws those of a
+/// tag still to come, or closes the connection.
+package struct SocketReply: Sendable {
+    /// A message and when, with the tag that can withdraw it (a subscription's id).
+    package struct Send: Sendable {
+        package var offset: Duration
+        package var message: WebSocketMessage
+        package var tag: String?
+
+        package init(offset: Duration = .zero, _ message: WebSocketMessage, tag: String? = nil) {
+            self.offset = offset
+            self.message = message
+            self.tag = tag
+        }
+    }
+
+    package var sends: [Send] = []
+    /// Messages of this tag not yet sent are not sent (the client completed that subscription).
+    package var withdraw: String?
+    /// The server closes the connection, with this frame.
+    package var close: WebSocketClose?
+
+    package init(sends: [Send] = [], withdraw: String? = nil, close: WebSocketClose? = nil) {
+        self.sends = sends
+        self.withdraw = withdraw
+        self.close = close
+    }
+}

@@ -1,6 +1,7 @@
 package import Fakes
 import Foundation
 import GraphQL
+import OrderedCollections
 import HTTPTypes
 package import Services
 
@@ -13,7 +14,7 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
     package struct Problem: Error, Sendable, Hashable {
         /// Which of the endpoint's parts it is in.
         package enum Part: Sendable, Hashable {
-            case schema, data, mutations
+            case schema, data, mutations, subscriptions
         }
 
         /// What is wrong and how to fix it.
@@ -43,14 +44,17 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
         }
     }
 
-    private let schema: GraphQLSchema
+    let schema: GraphQLSchema
     private let data: GraphQLData
+    /// Each subscription field's events, in order.
+    let subscriptions: [String: [Event]]
 
     /// The endpoint for the schema `sdl`, the data `data` (a JSON object: the root types' fields by type name,
     /// `{"Query": {"me": …}}`, and each other object type's entries, `{"Trip": [{…}, …]}`) and what each mutation
     /// field named in `mutations` does to it (any other mutation answers from the data's `Mutation`); every problem
     /// found with them when they cannot serve.
-    package init(sdl: String, data: JSONValue, mutations: [String: Mutation] = [:]) throws(GraphQLEndpointProblems) {
+    package init(sdl: String, data: JSONValue, mutations: [String: Mutation] = [:],
+                 subscriptions: [String: [Event]] = [:]) throws(GraphQLEndpointProblems) {
         let built: GraphQLSchema
         do {
             built = try buildSchema(source: sdl)
@@ -63,9 +67,11 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
         guard schemaProblems.isEmpty else { throw GraphQLEndpointProblems(problems: schemaProblems) }
         var (parsed, problems) = GraphQLData.parse(data, for: built)
         problems += GraphQLData.check(mutations, for: built)
+        problems += Self.check(subscriptions, for: built)
         guard problems.isEmpty else { throw GraphQLEndpointProblems(problems: problems) }
         parsed.mutations = mutations
         self.data = parsed
+        self.subscriptions = subscriptions
         do {
             schema = try ExecutableSchema.make(from: built) { source, args, context, info in
                 guard let session = context as? GraphQLSessionData else { throw GraphQLError(message: "No session's data to read.") }
@@ -73,6 +79,18 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
             }
         } catch {
             throw GraphQLEndpointProblems(problems: [Problem(message: "\(error)", part: .schema)])
+        }
+    }
+
+    /// The scenario's subscriptions checked against the schema: each names a field of the subscription type.
+    private static func check(_ subscriptions: [String: [Event]], for schema: GraphQLSchema) -> [Problem] {
+        guard !subscriptions.isEmpty else { return [] }
+        guard let root = schema.subscriptionType else {
+            return [Problem(message: "The schema has no subscription type, so nothing can subscribe; remove 'subscriptions' or add 'type Subscription' to the schema.", part: .subscriptions)]
+        }
+        let fields = ((try? root.fields()).map { Array($0.keys) } ?? []).sorted()
+        return subscriptions.keys.sorted().filter { !fields.contains($0) }.map { name in
+            Problem(message: "subscriptions.\(name) names a field \(root.name) does not have.\(Suggestion.didYouMean(name, among: fields))", part: .subscriptions)
         }
     }
 

@@ -7,7 +7,7 @@ import Yams
 /// `response.graphql`: a GraphQL endpoint's schema file and its data, checked at load with each problem placed in
 /// the file it is in.
 extension ScenarioFileParser {
-    static let graphqlKeys = ["schema", "data", "mutations"]
+    static let graphqlKeys = ["schema", "data", "mutations", "subscriptions"]
 
     mutating func parseGraphQL(_ node: Node, at path: String) -> GraphQLEndpoint? {
         guard let keys = reader.mapping(node, at: path, allowed: Self.graphqlKeys, required: ["schema"]),
@@ -36,13 +36,15 @@ extension ScenarioFileParser {
             data = reader.json(dataNode)
         }
         let mutations = keys["mutations"].map { parseMutations($0, at: "\(path).mutations") } ?? [:]
+        let subscriptions = keys["subscriptions"].map { parseSubscriptions($0, at: "\(path).subscriptions") } ?? [:]
         do {
-            return try GraphQLEndpoint(sdl: sdl, data: data, mutations: mutations)
+            return try GraphQLEndpoint(sdl: sdl, data: data, mutations: mutations, subscriptions: subscriptions)
         } catch {
             for problem in error.problems {
                 switch problem.part {
                 case .data: reader.report("\(dataPlace): \(problem.message)", at: keys["data"] ?? node)
                 case .mutations: reader.report("\(path).\(problem.message)", at: keys["mutations"] ?? node)
+                case .subscriptions: reader.report("\(path).\(problem.message)", at: keys["subscriptions"] ?? node)
                 case .schema: reader.report("\(problem.message)", inFile: schemaFile, line: problem.line, column: problem.column)
                 }
             }
@@ -68,5 +70,44 @@ extension ScenarioFileParser {
             mutations[name] = GraphQLEndpoint.Mutation(GraphQLEndpoint.Mutation.Effect(rawValue: effect)!, type)
         }
         return mutations
+    }
+
+    /// `subscriptions`: each subscription field's events, `{at: +1s, value: …}` (the field's value, offset from the
+    /// subscribe), in order, and optionally `{at: +5s, complete: true}` to end it.
+    private mutating func parseSubscriptions(_ node: Node, at path: String) -> [String: [GraphQLEndpoint.Event]] {
+        guard case .mapping(let mapping) = node else {
+            reader.report("\(path) must be a mapping of subscription fields to their events, such as vehicleMoved: [{at: +1s, value: {…}}]; got \(reader.describe(node)).", at: node)
+            return [:]
+        }
+        var subscriptions: [String: [GraphQLEndpoint.Event]] = [:]
+        for (key, value) in mapping {
+            guard let name = key.scalar?.string else { continue }
+            let items = reader.sequence(value, at: "\(path).\(name)", of: "events") ?? []
+            var events: [GraphQLEndpoint.Event] = []
+            for (index, item) in items.enumerated() {
+                let place = "\(path).\(name)[\(index)]"
+                guard let keys = reader.mapping(item, at: place, allowed: ["at", "value", "complete"], required: ["at"]),
+                      let offset = keys["at"].flatMap({ offset($0, at: "\(place).at") }) else { continue }
+                if let previous = events.last, offset < previous.offset {
+                    reader.report("\(place).at is before the previous event's; list events in the order they are sent.", at: keys["at"])
+                }
+                if events.last.map({ $0.value == nil }) ?? false {
+                    reader.report("\(place) comes after the subscription's complete; remove it, or move the complete last.", at: item)
+                }
+                switch (keys["value"], keys["complete"]) {
+                case (let valueNode?, nil):
+                    events.append(.init(offset: offset, value: reader.json(valueNode)))
+                case (nil, let completeNode?):
+                    if reader.bool(completeNode, at: "\(place).complete") != true {
+                        reader.report("\(place).complete must be true; leave it out for an event.", at: completeNode)
+                    }
+                    events.append(.init(offset: offset, value: nil))
+                default:
+                    reader.report("\(place) must have either 'value' (an event) or 'complete: true' (the end).", at: item)
+                }
+            }
+            subscriptions[name] = events
+        }
+        return subscriptions
     }
 }

@@ -13,6 +13,8 @@ struct OpenStream {
         var bytes: Data
         var binary = false
         var pushed = false
+        /// For a conversation's message: what can withdraw it before it is sent (a subscription's id).
+        var tag: String?
     }
 
     /// How the stream ends, and when.
@@ -69,6 +71,8 @@ struct OpenStream {
     var ending: Ending?
     /// For a WebSocket: how the server answers the Model's messages.
     var replies: [WebSocketScript.Reply] = []
+    /// For a WebSocket an answerer holds (GraphQL subscriptions): it, this conversation's state and the session's.
+    var conversation: (answerer: any SocketAnswerer, state: any Sendable, session: any Sendable)?
     /// Wakes the Model's read while it waits for a chunk that is not yet due.
     var wake: StreamWake?
 

@@ -39,6 +39,16 @@ extension RoutedNetwork {
             switch matched {
             case .passThrough(let exchange):
                 return .connection(try await openLiveSocket(request, exchange))
+            case .outcome(let outcome, let exchange) where outcome.isResponse && outcome.webSocket == nil:
+                guard let answerer = outcome.answerer as? any SocketAnswerer, let route = exchange.route else {
+                    return .answered(try await journalAndDeliver(outcome, exchange).result.get())
+                }
+                // An answerer's conversation: the handshake is accepted, and the client's messages are its cues.
+                var accepted = outcome
+                accepted.result = .response(NetworkResponse(status: 101))
+                let conversation = (answerer, answerer.makeConversation(), answererState(of: route, answerer))
+                let id = try await openQueue(accepted, exchange, kind: .webSocket) { socket, _ in socket.conversation = conversation }
+                return .connection(WebSocketConnection(channel: FakeWebSocket(network: self, id: id)))
             case .outcome(let outcome, let exchange):
                 guard let script = outcome.webSocket, outcome.isResponse else {
                     // A fault fails the handshake with that fault.
@@ -68,7 +78,15 @@ extension RoutedNetwork {
         streams[id]!.exchange.stream?.append(StreamChunk(time: now, message: message, sent: true))
         let url = URL(string: streams[id]!.exchange.url) ?? URL(string: "ws://socket.invalid")!
         let asRequest = NetworkRequest(method: .post, url: url, body: message.bytes)
-        if let index = streams[id]!.replies.firstIndex(where: { $0.when.firstDifference(from: asRequest) == nil }) {
+        if let (answerer, conversation, session) = streams[id]!.conversation {
+            let reply = await answerer.reply(to: message, conversation: conversation, state: session)
+            guard streams[id] != nil else { return }
+            if let tag = reply.withdraw { streams[id]!.queue.removeAll { $0.tag == tag } }
+            for send in reply.sends {
+                streams[id]!.enqueue(.init(due: now.adding(send.offset), bytes: send.message.bytes, binary: send.message.isBinary, tag: send.tag))
+            }
+            if let close = reply.close { streams[id]!.ending = .init(due: now, end: .close, frame: close) }
+        } else if let index = streams[id]!.replies.firstIndex(where: { $0.when.firstDifference(from: asRequest) == nil }) {
             let reply = streams[id]!.replies[index]
             if reply.once { streams[id]!.replies.remove(at: index) }
             for send in reply.send {
@@ -89,6 +107,11 @@ extension RoutedNetwork {
     func serverClose(of id: Int) -> WebSocketClose? {
         closedSockets[id]
     }
+}
+
+extension NetworkRequest {
+    /// Whether it opens a WebSocket (a ws or wss URL), rather than asking for a response.
+    var isWebSocketHandshake: Bool { url.hasPrefix("ws://") || url.hasPrefix("wss://") }
 }
 
 extension WebSocketMessage {

@@ -219,11 +219,9 @@ public actor RoutedNetwork: NetworkService {
                     outcome.stream = template.render(script, request: request, now: exchange.time)
                 }
             }
-            if let answerer = outcome.answerer {
-                let name = routes[index].name
-                let state = answererStates[name] ?? answerer.makeState()
-                answererStates[name] = state
-                let answer = await answerer.answer(request, state: state)
+            // A WebSocket handshake opens the answerer's conversation instead (RoutedNetwork+WebSockets.swift).
+            if let answerer = outcome.answerer, !request.isWebSocketHandshake {
+                let answer = await answerer.answer(request, state: answererState(of: routes[index].name, answerer))
                 outcome.result = .response(answer.response)
                 if let refusal = answer.refusal {
                     exchange.nearMisses = [NearMiss(route: exchange.route ?? "", field: refusal.field, expected: refusal.expected, actual: refusal.actual)]
@@ -247,6 +245,14 @@ public actor RoutedNetwork: NetworkService {
             exchange.condition = conditions.description
         }
         return .outcome(outcome, exchange)
+    }
+
+    /// The session's state of route `name`'s answerer, made on first use.
+    func answererState(of name: String, _ answerer: any RequestAnswerer) -> any Sendable {
+        if let state = answererStates[name] { return state }
+        let state = answerer.makeState()
+        answererStates[name] = state
+        return state
     }
 
     /// Journals `exchange` and delivers `outcome`; an answer that waits on the clock is journaled as it arrives,

@@ -3,6 +3,7 @@ import HTTPTypes
 import ScenarioFormat
 import ScenarioHost
 import Services
+import Synchronization
 import Testing
 
 /// A route answered by a GraphQL endpoint: any query validated against its schema and answered with exactly its
@@ -21,6 +22,8 @@ import Testing
         type User { name: String!, favourite: Trip }
         type Query { trip(id: ID!): Trip, trips(from: String): [Trip!]!, me: User!, search(term: String): [SearchResult!]! }
         input TripInput { from: String!, to: String!, legs: [ID!] }
+        type Position { vehicle: Vehicle!, lat: Float!, lon: Float! }
+        type Subscription { vehicleMoved(id: ID!): Position! }
         type Mutation { saveTrip(id: ID!): Trip, addTrip(input: TripInput!): Trip!, renameTrip(id: ID!, to: String!): Trip, deleteTrip(id: ID!): Boolean! }
 
         """
@@ -56,6 +59,17 @@ import Testing
                   schema: schema.graphql
                   data: data.json
                   mutations: {addTrip: {insert: Trip}, renameTrip: {update: Trip}, deleteTrip: {delete: Trip}}
+            - name: trips-live
+              request: {method: GET, url: wss://trips.example/graphql}
+              response:
+                graphql:
+                  schema: schema.graphql
+                  data: data.json
+                  subscriptions:
+                    vehicleMoved:
+                      - {at: +1s, value: {vehicle: b1, lat: 59.91, lon: 10.75}}
+                      - {at: +2s, value: {vehicle: b1, lat: 59.74, lon: 10.2}}
+                      - {at: +3s, complete: true}
         """
 
     /// A catalog with `scenario` as `trips` beside its schema and data, as given.
@@ -155,6 +169,57 @@ import Testing
         #expect(try await Self.post(session, ends).body == before)
     }
 
+    /// What a client was sent, in order.
+    final class Heard: Sendable {
+        let lines = Mutex<[String]>([])
+        func receive(_ event: OutsideSocket.Event) {
+            let line = switch event {
+            case .message(.text(let text)): text
+            case .message(.binary(let data)): "\(data.count) bytes"
+            case .closed(let frame): "closed \(frame?.code ?? 0) \(frame?.reason ?? "")"
+            case .broken(let fault): "broken \(fault.rawValue)"
+            }
+            lines.withLock { $0.append(line) }
+        }
+        func take() -> [String] { lines.withLock { lines in defer { lines = [] }; return lines } }
+    }
+
+    @Test func aSubscriptionOverAWebSocketSendsItsEventsOnTheSessionsClock() async throws {
+        let session = try await Self.session()
+        let heard = Heard()
+        let socketURL = NetworkRequest(method: .get, url: URL(string: "wss://trips.example/graphql")!)
+        let opened = try await session.openSocketFromOutside(socketURL) { heard.receive($0) }
+        let sequence = try #require(opened.arrived).sequence
+        let socket = try #require(session.outsideSocket(sequence))
+        try await session.send(.text(#"{"type":"connection_init","payload":{}}"#), on: socket)
+        #expect(heard.take() == [#"{"type":"connection_ack"}"#])
+
+        let subscribe = #"{"type":"subscribe","id":"1","payload":{"query":"subscription Moves($id: ID!) { vehicleMoved(id: $id) { lat vehicle { __typename name } } }","variables":{"id":"b1"}}}"#
+        try await session.send(.text(subscribe), on: socket)
+        #expect(heard.take().isEmpty, "the first event is due at +1s")
+        _ = try await session.advanceClock(by: .seconds(1))
+        #expect(heard.take() == [#"{"id":"1","payload":{"data":{"vehicleMoved":{"lat":59.91,"vehicle":{"__typename":"Bus","name":"Drammen express"}}}},"type":"next"}"#])
+        _ = try await session.advanceClock(by: .seconds(2))
+        #expect(heard.take() == [#"{"id":"1","payload":{"data":{"vehicleMoved":{"lat":59.74,"vehicle":{"__typename":"Bus","name":"Drammen express"}}}},"type":"next"}"#,
+                                 #"{"id":"1","type":"complete"}"#])
+
+        // The client's complete withdraws what is still to come; a query over the socket answers at once.
+        try await session.send(.text(subscribe.replacingOccurrences(of: #""id":"1""#, with: #""id":"2""#)), on: socket)
+        try await session.send(.text(#"{"type":"complete","id":"2"}"#), on: socket)
+        try await session.send(.text(#"{"type":"subscribe","id":"3","payload":{"query":"{ trip(id: \"t3\") { to } }"}}"#), on: socket)
+        _ = try await session.advanceClock(by: .seconds(5))
+        #expect(heard.take() == [#"{"id":"3","payload":{"data":{"trip":{"to":"Voss"}}},"type":"next"}"#, #"{"id":"3","type":"complete"}"#])
+        // A document that does not validate gets an error for its id; a subscribe before connection_init closes 4401.
+        try await session.send(.text(#"{"type":"subscribe","id":"4","payload":{"query":"subscription { vehicleMoved { lat } }"}}"#), on: socket)
+        #expect(heard.take().first?.hasPrefix(#"{"id":"4","payload":[{"locations":"#) == true)
+        let second = try await session.openSocketFromOutside(socketURL) { heard.receive($0) }
+        let secondSequence = try #require(second.arrived).sequence
+        let early = try #require(session.outsideSocket(secondSequence))
+        try await session.send(.text(subscribe), on: early)
+        #expect(heard.take() == ["closed 4401 Unauthorized"])
+        #expect(session.journalEntry(sequence)?.stream?.chunks.filter { $0.sent == true }.count == 6)
+    }
+
     @Test func theSchemasAndTheDatasProblemsAreFoundAtLoadEachAtItsPlace() throws {
         let syntax = try Self.catalog(schema: "type Query {\n  me: User\n  trips: [Trip!\n}\n")
         let problem = try #require(syntax.problems["trips"]?.first)
@@ -166,7 +231,8 @@ import Testing
         #expect(messages.contains("'Trp'") && messages.contains("Did you mean 'Trip'?"), "\(messages)")
         #expect(messages.contains("'form'") && messages.contains("Did you mean 'from'?"), "\(messages)")
         #expect(messages.contains("'mee'") && messages.contains("Did you mean 'me'?"), "\(messages)")
-        #expect(problems.count == 3 && problems.allSatisfy { $0.file.hasSuffix("scenario.yaml") && $0.line == 13 }, "placed at the route's data: \(problems)")
+        // Both routes read the data: each says so at its own 'data'.
+        #expect(problems.count == 6 && problems.allSatisfy { $0.file.hasSuffix("scenario.yaml") && [13, 20].contains($0.line) }, "placed at each route's data: \(problems)")
 
         let mutations = try Self.catalog(scenario: Self.scenario.replacingOccurrences(of: "renameTrip: {update: Trip}", with: "renamTrip: {update: Trp}"))
         let mutationMessages = (mutations.problems["trips"] ?? []).map(\.message).joined(separator: "\n")
