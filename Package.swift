@@ -65,6 +65,7 @@ let package = Package(
         .target(name: "FeedReader", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "Ratings", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "Assistant", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .target(name: "TripPlanner", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // Hooks into the Swift runtime and libdispatch so a session owns the tasks its Model starts and sees what
         // escapes it (DESIGN §4); C, because it takes the place of runtime and libdispatch functions by name.
         .target(name: "CTaskOwnership", linkerSettings: [.linkedLibrary("dispatch")]),
@@ -184,7 +185,7 @@ let package = Package(
             intent: .custom(verb: "package-daemon", description: "Build a daemon product and package it as a Debian package and an OCI image"),
             permissions: [.writeToPackageDirectory(reason: "The .deb and the OCI image archive are written to .build/package")])),
         // The shipped daemon: the three example Models, registered in main and nowhere else.
-        .executableTarget(name: "scenariod", dependencies: ["ScenarioDaemon", "FeedReader", "Ratings", "Assistant"]),
+        .executableTarget(name: "scenariod", dependencies: ["ScenarioDaemon", "FeedReader", "Ratings", "Assistant", "TripPlanner"]),
         // The client; `validate` asks a daemon executable (`--check`), which knows its own Models.
         .executableTarget(name: "scenarioctl", dependencies: [
             "ScenarioClient", "ControlAPI", "Services", "ScenarioExplore", "ScenarioImport",
@@ -219,7 +220,7 @@ let package = Package(
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "SessionRuntime", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
         // The OpenAPI documents and WireMock mappings are read from the source tree (#filePath), as the malformed-scenario corpus is.
         .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "Services", "Fakes", .product(name: "Yams", package: "Yams")], exclude: ["OpenAPI", "WireMock"]),
-        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TaskModels",
+        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TripPlanner", "TaskModels",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         // The daemon library as a team that owns main uses it: a Service in its own group; and every library product
@@ -232,7 +233,7 @@ let package = Package(
         ]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
         .testTarget(name: "ExampleSuiteTests", dependencies: [
-            "ScenarioTesting", "ScenarioExplore", "ScenarioClient", "ControlAPI", "Services", "Fakes", "TaskModels", "FeedReader", "Ratings", "Assistant",
+            "ScenarioTesting", "ScenarioExplore", "ScenarioClient", "ControlAPI", "Services", "Fakes", "TaskModels", "FeedReader", "Ratings", "Assistant", "TripPlanner",
             "ScenarioURLLoading",
         ]),
         // End to end: the real binaries on temporary sockets, driven by ScenarioClient, scenarioctl and curl.

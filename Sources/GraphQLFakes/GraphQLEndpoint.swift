@@ -94,10 +94,14 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
         }
     }
 
-    /// A GraphQLSwift error as problems in the schema: one per place it names (a syntax error names one).
+    /// A GraphQLSwift error as problems in the schema: one per place it names (a syntax error names one). Its
+    /// message's first line only, without the place it repeats: the problem gives the place, and an excerpt of the
+    /// source does not fit a `file:line:column:` line.
     private static func problems(_ error: GraphQLError) -> [Problem] {
-        guard !error.locations.isEmpty else { return [Problem(message: error.message, part: .schema)] }
-        return error.locations.map { Problem(message: error.message, line: $0.line, column: $0.column, part: .schema) }
+        let firstLine = error.message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? error.message
+        let message = firstLine.replacing(#/ GraphQL \(\d+:\d+\)/#, with: ":")
+        guard !error.locations.isEmpty else { return [Problem(message: message, part: .schema)] }
+        return error.locations.map { Problem(message: message, line: $0.line, column: $0.column, part: .schema) }
     }
 
     package func makeState() -> any Sendable { GraphQLSessionData(data) }

@@ -45,7 +45,12 @@ extension ScenarioFileParser {
                 case .data: reader.report("\(dataPlace): \(problem.message)", at: keys["data"] ?? node)
                 case .mutations: reader.report("\(path).\(problem.message)", at: keys["mutations"] ?? node)
                 case .subscriptions: reader.report("\(path).\(problem.message)", at: keys["subscriptions"] ?? node)
-                case .schema: reader.report("\(problem.message)", inFile: schemaFile, line: problem.line, column: problem.column)
+                case .schema:
+                    // Two routes may serve one schema: its problems are said once, at the file's own path.
+                    let file = fixtureDirectories.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent(schemaFile).path) }
+                        .map { $0.appendingPathComponent(schemaFile).path } ?? schemaFile
+                    let found = ScenarioProblem(file: file, line: problem.line, column: problem.column, message: problem.message)
+                    if !reader.problems.contains(found) { reader.report(problem.message, inFile: file, line: problem.line, column: problem.column) }
                 }
             }
             return nil

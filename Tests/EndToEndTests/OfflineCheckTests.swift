@@ -13,7 +13,7 @@ import Testing
         #expect(printed.stdout == shipped, "schema/scenario.schema.json is stale: regenerate it with `swift run scenariod --print-schema > schema/scenario.schema.json`")
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any])
         let model = (schema["properties"] as? [String: Any])?["model"] as? [String: Any]
-        #expect(model?["enum"] as? [String] == ["Assistant", "FeedReader", "Ratings"])
+        #expect(model?["enum"] as? [String] == ["Assistant", "FeedReader", "Ratings", "TripPlanner"])
     }
 
     @Test func theShippedScenariosPassTheCheck() async throws {

@@ -79,6 +79,13 @@ import Testing
               expectation: "the reply hangs after its first token") {
             $0["messages"]?.last == ["role": "assistant", "text": "Thinking", "status": "streaming"] && $0["isReplying"] == true
         },
+        Drive(scenario: "trips-happy", steps: [.action("search", ["from": "oslo-s", "to": "bergen"]), .action("follow", ["tripID": "t-1000"]), .advance("1m")],
+              expectation: "one trip found, its vehicle followed for two positions") {
+            $0["results"]?.count == 1 && $0["following"]?["updates"] == 2 && $0["error"] == nil
+        },
+        Drive(scenario: "trips-planner-down", steps: [.action("search", ["from": "oslo-s", "to": "drammen"])], expectation: "the planner's error is shown") {
+            $0["error"] == "The planner says: The journey planner is down for maintenance." && $0["results"]?.count == 0
+        },
     ]
 
     /// Shipped scenarios that reach the real network; tests never do, so Tests/system/test_live.py drives these

@@ -9,7 +9,7 @@ import Testing
     @Test func readyComesWithAStatusLineAfterTheSocketAccepts() async throws {
         let daemon = try await RunningDaemon.start(["--scenario", "offline-demo"])
         let ready = try #require(await daemon.notify.waitFor("READY=1"))
-        #expect(ready.contains("STATUS=Scenario offline-demo; 1 session; 19 scenarios; socket \(daemon.socket)"))
+        #expect(ready.contains("STATUS=Scenario offline-demo; 1 session; 21 scenarios; socket \(daemon.socket)"))
         // READY=1 was sent only once the socket accepted: a request right after it is answered.
         #expect(try await daemon.client.health().sessions == 1)
         let mode = try FileManager.default.attributesOfItem(atPath: daemon.socket)[.posixPermissions] as? Int

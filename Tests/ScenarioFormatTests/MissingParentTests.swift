@@ -8,7 +8,7 @@ import Testing
 @Suite struct MissingParentTests {
     static let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scenarios")
-    static let models = ["FeedReader", "Ratings", "Assistant"]
+    static let models = ["FeedReader", "Ratings", "Assistant", "TripPlanner"]
 
     /// A directory of one scenario, `my-demo`, that extends `parent`.
     static func suite(extending parent: String) throws -> URL {

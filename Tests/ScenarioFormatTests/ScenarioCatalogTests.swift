@@ -7,7 +7,7 @@ import Testing
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let shippedScenarios = repositoryRoot.appendingPathComponent("scenarios")
-let modelNames = ["FeedReader", "Ratings", "Assistant"]
+let modelNames = ["FeedReader", "Ratings", "Assistant", "TripPlanner"]
 
 @Suite struct ScenarioCatalogTests {
     let catalog = ScenarioCatalog.load(from: [shippedScenarios], models: modelNames)
@@ -136,8 +136,8 @@ let modelNames = ["FeedReader", "Ratings", "Assistant"]
         let bad = ScenarioCatalog.check(
             [repositoryRoot.appendingPathComponent("Tests/ScenarioFormatTests/Malformed/unknown-model/bad")], models: modelNames)
         #expect(bad.checked == ["bad"])
-        #expect(bad.problems.map(\.message) == ["unknown model 'FeedRead'. Did you mean 'FeedReader'? Known models: FeedReader, Ratings, Assistant."])
-        #expect(bad.problems.first?.description.hasSuffix("bad/scenario.yaml:2:8: unknown model 'FeedRead'. Did you mean 'FeedReader'? Known models: FeedReader, Ratings, Assistant.") == true)
+        #expect(bad.problems.map(\.message) == ["unknown model 'FeedRead'. Did you mean 'FeedReader'? Known models: FeedReader, Ratings, Assistant, TripPlanner."])
+        #expect(bad.problems.first?.description.hasSuffix("bad/scenario.yaml:2:8: unknown model 'FeedRead'. Did you mean 'FeedReader'? Known models: FeedReader, Ratings, Assistant, TripPlanner.") == true)
     }
 
     /// As the daemon reads `--scenarios /usr/share/… --scenarios /etc/…`: a local scenario extends a shipped one.

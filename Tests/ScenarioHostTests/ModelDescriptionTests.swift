@@ -20,7 +20,7 @@ import Testing
         #expect(ratings.keys.map(\.key) == ["session"])
         let feed = try ModelDescription(of: FeedReader.self)
         #expect(feed.actions.last?.arguments.map { "\($0.name):\($0.type)" } == ["url:string", "value:boolean"])
-        #expect(shippedModels.descriptions.map(\.name) == ["Assistant", "FeedReader", "Ratings"])
+        #expect(shippedModels.descriptions.map(\.name) == ["Assistant", "FeedReader", "Ratings", "TripPlanner"])
     }
 
     /// Arguments of every shape a team's Action may have: optional, nested, unlabelled, dates, arrays.

@@ -1,4 +1,5 @@
 import Assistant
+import TripPlanner
 import FeedReader
 import Foundation
 import Ratings
@@ -12,7 +13,7 @@ let shippedScenarios = URL(fileURLWithPath: #filePath)
     .appendingPathComponent("scenarios")
 
 /// The Models the shipped scenarios name: scenariod's two examples.
-let shippedModels = ModelRegistry([FeedReader.self, Ratings.self, Assistant.self])
+let shippedModels = ModelRegistry([FeedReader.self, Ratings.self, Assistant.self, TripPlanner.self])
 
 /// A host over the shipped scenarios with the shipped Models.
 func makeHost(journalCapacity: Int = RequestJournal.defaultCapacity, limits: HostLimits = .default) -> SessionHost {
