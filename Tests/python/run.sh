@@ -16,7 +16,7 @@ export SCENARIOD_SCENARIOS=$repository/scenarios
 # The plugin's tests check every call it makes against the API document.
 export SCENARIOD_OPENAPI=$repository/openapi/scenariod.yaml
 unset SCENARIOD_SOCKET SCENARIOD_DAEMON
-requirements=(pytest==9.2.0 pytest-xdist==3.8.0 httpx==0.28.1 mypy==2.4.1 websockets==15.0.1)
+requirements=(pytest==9.2.0 pytest-xdist==3.8.0 httpx==0.28.1 mypy==2.4.1 websockets==15.0.1 gql==4.0.0)
 build_requirements=(setuptools==80.9.0)
 # The wheelhouse is per Python version too (mypy's wheels are built for one).
 wheels=${SCENARIOD_TEST_CACHE:-/var/cache/scenariod-test}/python-plugin-wheels-$(echo "$(python3 --version) ${requirements[*]} ${build_requirements[*]}" | sha256sum | cut -c1-12)
