@@ -163,7 +163,7 @@ let package = Package(
         .target(name: "ScenarioExplore", dependencies: ["ScenarioClient", "ControlAPI", "Services", "ScenarioFormat", "Fakes"]),
         // HAR files, WireMock mappings and OpenAPI documents → scenario directories; no daemon, no network.
         .target(name: "ScenarioImport", dependencies: [
-            "ScenarioFormat", "Services", "Fakes", "Yams", .product(name: "HTTPTypes", package: "swift-http-types"),
+            "ScenarioFormat", "Services", "Fakes", "Yams", .product(name: "GraphQL", package: "GraphQL"), .product(name: "OrderedCollections", package: "swift-collections"), .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "OpenAPIKit", package: "OpenAPIKit"), .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
             .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
         ]),
@@ -219,7 +219,7 @@ let package = Package(
         // would follow the symlinks some cases are about.
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "SessionRuntime", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
         // The OpenAPI documents and WireMock mappings are read from the source tree (#filePath), as the malformed-scenario corpus is.
-        .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "Services", "Fakes", .product(name: "Yams", package: "Yams")], exclude: ["OpenAPI", "WireMock"]),
+        .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "GraphQLFakes", "Services", "Fakes", .product(name: "GraphQL", package: "GraphQL"), .product(name: "Yams", package: "Yams"), .product(name: "HTTPTypes", package: "swift-http-types")], exclude: ["OpenAPI", "WireMock"]),
         .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "ControlAPI", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TripPlanner", "TaskModels",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),

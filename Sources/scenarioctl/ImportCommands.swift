@@ -5,13 +5,13 @@ import ScenarioImport
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Write a scenario from what you have: a HAR file, WireMock mappings, an OpenAPI document.",
+        abstract: "Write a scenario from what you have: a HAR file, WireMock mappings, an OpenAPI document, a GraphQL schema.",
         discussion: """
         Each writes OUT/NAME (a scenario directory: scenario.yaml and fixtures) that passes the offline check, and \
         lists every part of the source it could not translate, with the reason. Bad input is refused with its place \
         and nothing is written. Serve the result with `scenariod --scenarios OUT --scenario NAME`.
         """,
-        subcommands: [ImportHAR.self, ImportWireMock.self, ImportOpenAPI.self])
+        subcommands: [ImportHAR.self, ImportWireMock.self, ImportOpenAPI.self, ImportGraphQL.self])
 }
 
 /// What every import verb takes: where to write and what to call the scenario.
@@ -206,5 +206,28 @@ struct ImportWireMock: ParsableCommand {
         try target.run { () throws(ImportError) in
             try WireMockImporter.importScenario(fromDirectory: URL(fileURLWithPath: directory), options: options)
         }
+    }
+}
+
+struct ImportGraphQL: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graphql",
+        abstract: "Import a GraphQL schema (SDL, or the JSON of an introspection query's result).",
+        discussion: """
+        One route answered by a GraphQL endpoint at BASE/graphql with the schema and generated data (two entries of \
+        every object type, every field filled, references by id), so any query the schema allows is answered; \
+        mutations named create/add, update/edit/set and delete/remove change the data; a schema with subscriptions \
+        gets a WebSocket route whose subscriptions send one generated event each, at +1s. Edit fixtures/data.json \
+        into the data your demo needs.
+        """)
+    @Argument(help: "The schema: a .graphql file, or an introspection result (.json).") var file: String
+    @OptionGroup var target: ImportTarget
+    @Option(help: ArgumentHelp("The origin the endpoint is at (default: http://localhost:8080).", valueName: "url"))
+    var baseURL: String?
+
+    func run() throws {
+        let data = try target.read(file)
+        let options = ImportOptions(scenario: try target.name(for: file), model: target.model, baseURL: baseURL)
+        try target.run { () throws(ImportError) in try GraphQLImporter.importScenario(from: data, file: file, options: options) }
     }
 }

@@ -1,5 +1,6 @@
 """The worked examples of docs/use-from-an-agent.md and docs/import-what-you-have.md, run as written: each fenced
 block there is an excerpt of this directory (DocumentationExamplesTests checks that)."""
+import json
 import os
 import pathlib
 import subprocess
@@ -53,6 +54,13 @@ scenarioctl --socket ./openapi.sock do reload
 kill $!
 """
 
+GRAPHQL_EXAMPLE = """scenarioctl import graphql scenarios/trips-happy/schema.graphql --model TripPlanner --base-url https://trips.example --scenario trips-generated --out imported
+scenariod --scenarios imported --scenario trips-generated --socket ./graphql.sock &
+scenarioctl --socket ./graphql.sock wait
+scenarioctl --socket ./graphql.sock state
+kill $!
+"""
+
 
 def run_example(tmp_path, script, page="docs/import-what-you-have.md", beside="docs"):
     """Runs a page's example as a reader would: from a directory holding the repository's `beside` directory (its docs,
@@ -84,6 +92,14 @@ def test_the_wiremock_example(tmp_path):
 def test_the_openapi_example(tmp_path):
     printed = run_example(tmp_path, OPENAPI_EXAMPLE)
     assert "Mock views" in printed and "2 routes" in printed
+
+
+def test_the_graphql_example(tmp_path):
+    printed = run_example(tmp_path, GRAPHQL_EXAMPLE, beside="scenarios")
+    assert f"Wrote {tmp_path}/imported/trips-generated: 2 routes, 2 fixture files." in printed, printed
+    state = json.loads(printed[printed.index("{"):])
+    assert [saved["trip"]["id"] for saved in state["saved"]] == ["trip-1", "trip-2"], printed
+    assert "error" not in state, printed
 
 
 def test_the_send_example(tmp_path):
