@@ -53,7 +53,7 @@ import Testing
               request: {method: POST, url: https://trips.example/graphql, bodyFields: {/operationName: Broken}}
               response: {status: 200, body: {errors: [{message: planner down}], data: null}}
             - name: trips
-              request: {method: POST, url: https://trips.example/graphql}
+              request: {url: https://trips.example/graphql}
               response:
                 graphql:
                   schema: schema.graphql
@@ -141,6 +141,18 @@ import Testing
 
         #expect(try await Self.post(session, "{ trip(").status == 400, "a syntax error")
         #expect(try await Self.post(session, "query Q($id: ID!) { trip(id: $id) { id } }").status == 400, "a variable not given")
+        #expect(try await Self.post(session, "query Q { me { name } }", operationName: "Other").status == 400, "an operation the document has not")
+        for (method, url, type, body) in [(HTTPRequest.Method.post, "https://trips.example/graphql", "text/plain", "not json"),
+                                          (.post, "https://trips.example/graphql", "application/json", #"{"variables":{}}"#)] {
+            let sent = try await session.sendFromOutside(NetworkRequest(method: method, url: URL(string: url)!, headerFields: [.contentType: type], body: Data(body.utf8)))
+            guard case .success(let response)? = sent.result else { Issue.record("no answer to \(body)"); continue }
+            #expect(response.head.status == .badRequest && String(decoding: response.body, as: UTF8.self).hasPrefix(#"{"errors":[{"message":"The body"#), "\(body)")
+        }
+        // GraphQL over HTTP's other forms: a GET with the query in the URL, and a POST of application/graphql.
+        let query = "{ trip(id: \"t3\") { to } }".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let get = try await session.sendFromOutside(NetworkRequest(method: .get, url: URL(string: "https://trips.example/graphql?query=\(query)")!))
+        guard case .success(let got)? = get.result else { Issue.record("no answer to the GET"); return }
+        #expect(String(decoding: got.body, as: UTF8.self) == #"{"data":{"trip":{"to":"Voss"}}}"#)
         // A route before the endpoint answers one operation its own way.
         let broken = try await Self.post(session, "query Broken { me { name } }", operationName: "Broken")
         #expect(broken.body == #"{"data":null,"errors":[{"message":"planner down"}]}"# && broken.entry.route == "broken-plan")
