@@ -117,7 +117,7 @@ struct ProcessFigures {
                 if line.hasPrefix("Threads:"), parts.count >= 2, let count = Int(parts[1]) { figures.threads = count }
             }
         }
-        let heap = mallinfo2()
+        let heap = scenariod_mallinfo2()
         figures.heapInUseBytes = Int(heap.uordblks + heap.hblkhd)
         figures.openDescriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
         return figures

@@ -42,6 +42,8 @@ struct OpenStream {
         private var queued = 0
         /// How many pushed items are still to come (a push is refused past a bound, checked on every push).
         private(set) var pushed = 0
+        /// The bytes of everything still to come (a conversation is closed past a bound, checked on every message).
+        private(set) var bytes = 0
 
         var first: Queued? { heap.min?.item }
         var count: Int { heap.count }
@@ -50,11 +52,13 @@ struct OpenStream {
         mutating func insert(_ item: Queued) {
             heap.insert(Keyed(item: item, order: queued))
             queued += 1
+            bytes += item.bytes.count
             if item.pushed { pushed += 1 }
         }
 
         mutating func removeFirst() -> Queued {
             let item = heap.removeMin().item
+            bytes -= item.bytes.count
             if item.pushed { pushed -= 1 }
             return item
         }
@@ -62,6 +66,7 @@ struct OpenStream {
         mutating func removeAll(where predicate: (Queued) -> Bool) {
             heap = Heap(heap.unordered.filter { !predicate($0.item) })
             pushed = heap.unordered.count { $0.item.pushed }
+            bytes = heap.unordered.reduce(0) { $0 + $1.item.bytes.count }
         }
     }
 

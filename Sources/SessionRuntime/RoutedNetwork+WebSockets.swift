@@ -70,27 +70,42 @@ extension RoutedNetwork {
         }
     }
 
+    /// The most bytes a WebSocket's server may have waiting to send. A client that talks and never moves the clock
+    /// piles up every later reply; past this the server closes the conversation with 1013 (try again later), as an
+    /// overloaded server does, rather than hold without bound what the session's clock has not reached.
+    public static let waitingBytesLimit = 16 << 20
+
     /// The Model's message on socket `id`: journaled, and answered by the first reply whose matcher takes it (a
-    /// `once` reply then leaves the conversation).
+    /// `once` reply then leaves the conversation), or by the route's answerer.
     func socketSend(_ message: WebSocketMessage, on id: Int) async throws(TransportError) {
         guard streams[id] != nil else { throw .connectionReset }
         let now = await clock.now()
         streams[id]!.exchange.stream?.append(StreamChunk(time: now, message: message, sent: true))
-        let url = URL(string: streams[id]!.exchange.url) ?? URL(string: "ws://socket.invalid")!
-        let asRequest = NetworkRequest(method: .post, url: url, body: message.bytes)
+        var sends: [(offset: Duration, message: WebSocketMessage, tag: String?)] = []
         if let (answerer, conversation, session) = streams[id]!.conversation {
             let reply = await answerer.reply(to: message, conversation: conversation, state: session)
             guard streams[id] != nil else { return }
             if let tag = reply.withdraw { streams[id]!.queue.removeAll { $0.tag == tag } }
-            for send in reply.sends {
-                streams[id]!.enqueue(.init(due: now.adding(send.offset), bytes: send.message.bytes, binary: send.message.isBinary, tag: send.tag))
-            }
+            sends = reply.sends.map { ($0.offset, $0.message, $0.tag) }
             if let close = reply.close { streams[id]!.ending = .init(due: now, end: .close, frame: close) }
-        } else if let index = streams[id]!.replies.firstIndex(where: { $0.when.firstDifference(from: asRequest) == nil }) {
-            let reply = streams[id]!.replies[index]
-            if reply.once { streams[id]!.replies.remove(at: index) }
-            for send in reply.send {
-                streams[id]!.enqueue(.init(due: now.adding(send.offset), bytes: send.message.bytes, binary: send.message.isBinary))
+        } else {
+            let url = URL(string: streams[id]!.exchange.url) ?? URL(string: "ws://socket.invalid")!
+            let asRequest = NetworkRequest(method: .post, url: url, body: message.bytes)
+            if let index = streams[id]!.replies.firstIndex(where: { $0.when.firstDifference(from: asRequest) == nil }) {
+                let reply = streams[id]!.replies[index]
+                if reply.once { streams[id]!.replies.remove(at: index) }
+                sends = reply.send.map { ($0.offset, $0.message, nil) }
+            }
+        }
+        let adding = sends.reduce(0) { $0 + $1.message.bytes.count }
+        if streams[id]!.queue.bytes + adding > Self.waitingBytesLimit {
+            // What is due by now still goes out first; what waits for the clock is not sent.
+            streams[id]!.queue.removeAll { $0.due > now }
+            streams[id]!.ending = .init(due: now, end: .close, frame: WebSocketClose(
+                code: 1013, reason: "more than \(Self.waitingBytesLimit >> 20) MiB waits to be sent; move the session's clock"))
+        } else {
+            for send in sends {
+                streams[id]!.enqueue(.init(due: now.adding(send.offset), bytes: send.message.bytes, binary: send.message.isBinary, tag: send.tag))
             }
         }
         streams[id]!.notePending()

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
+import ScenarioFormat
 import ScenarioHost
+import SessionRuntime
 import Services
 import Synchronization
 import Testing
@@ -99,5 +101,43 @@ import Testing
         try await session.close(socket, frame: WebSocketClose(code: 1000))
         #expect(session.outsideSocket(sequence) == nil)
         #expect(session.journalEntry(sequence)?.stream?.state == .cancelled, "the client let go of it")
+    }
+
+    /// A client that talks without moving the clock cannot make the server hold without bound what it will send
+    /// later: past ``RoutedNetwork/waitingBytesLimit`` the server closes the conversation with 1013, after what is
+    /// due by now, and the session holds nothing more for it.
+    @Test func repliesPilingUpPastTheirBoundCloseTheSocketWith1013() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("piling-\(UUID().uuidString)/piling")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let big = String(repeating: "x", count: 64 << 10)
+        try Data("""
+            description: Every message is answered now, and with 64 KiB an hour later.
+            model: FeedReader
+            network:
+              routes:
+                - name: big
+                  request: {method: GET, url: wss://big.example/socket}
+                  response:
+                    webSocket:
+                      replies:
+                        - when: {bodyText: {present: true}}
+                          send: [{text: ok}, {at: +1h, text: \(big)}]
+            """.utf8).write(to: directory.appendingPathComponent("scenario.yaml"))
+        let catalog = ScenarioCatalog.load(from: [directory.deletingLastPathComponent()], models: shippedModels.names)
+        #expect(catalog.problems.isEmpty, "\(catalog.problems)")
+        let session = try await SessionHost(catalog: catalog, models: shippedModels).createSession(of: "piling")
+        let heard = Heard()
+        let opened = try await session.openSocketFromOutside(NetworkRequest(method: .get, url: URL(string: "wss://big.example/socket")!)) { heard.receive($0) }
+        let sequence = try #require(opened.arrived).sequence
+        let socket = try #require(session.outsideSocket(sequence))
+        let fits = RoutedNetwork.waitingBytesLimit / (big.utf8.count + 2)
+        for _ in 0...fits { try await session.send(.text("hello"), on: socket) }
+        // The message that would pass the bound is not answered: the server closes instead.
+        #expect(heard.lines.count == fits + 1, "each message that fits answered now, then the close")
+        #expect(heard.lines.dropLast().allSatisfy { $0 == "ok" })
+        #expect(heard.lines.last == "closed 1013")
+        #expect(session.outsideSocket(sequence) == nil)
+        let transcript = try #require(session.journalEntry(sequence)?.stream)
+        #expect(transcript.state == .closed && transcript.close?.code == 1013 && transcript.pending == 0)
     }
 }
