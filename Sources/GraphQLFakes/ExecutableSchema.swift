@@ -2,27 +2,60 @@ import GraphQL
 import OrderedCollections
 
 /// A schema built from SDL, made again with every field read from the scenario's data. Made again rather than
-/// changed: GraphQLSwift builds an SDL schema's interfaces and unions with no way to tell which type a value is
-/// (`resolveType` is fixed when a type is created), so its object, interface and union types are created anew;
-/// scalars, enums, input types and directives are the built schema's own.
+/// changed: GraphQLSwift builds an SDL schema's interfaces with no way to tell which type a value is (`resolveType`
+/// is fixed when a type is created), so its object and interface types are created anew, and its unions (which the
+/// SDL build never sees: ``SDLUnions``) from their declarations; scalars, enums, input types and directives are the
+/// built schema's own.
 final class ExecutableSchema {
     private let built: GraphQLSchema
+    private let declaredUnions: [SDLUnions.Union]
     private let resolve: GraphQLFieldResolve
     private var objects: [String: GraphQLObjectType] = [:]
     private var interfaces: [String: GraphQLInterfaceType] = [:]
     private var unions: [String: GraphQLUnionType] = [:]
 
-    private init(built: GraphQLSchema, resolve: @escaping GraphQLFieldResolve) {
+    private init(built: GraphQLSchema, unions: [SDLUnions.Union], resolve: @escaping GraphQLFieldResolve) {
         self.built = built
+        self.declaredUnions = unions
         self.resolve = resolve
     }
 
-    /// `built`, with `resolve` answering every field and each abstract value's type read from the value.
-    static func make(from built: GraphQLSchema, resolve: @escaping GraphQLFieldResolve) throws -> GraphQLSchema {
-        try ExecutableSchema(built: built, resolve: resolve).make()
+    /// `built`, with `resolve` answering every field and each abstract value's type read from the value. `built`'s
+    /// own object and interface types are let go of (their cycles broken): the schema made shares only its other types.
+    static func make(from built: GraphQLSchema, unions: [SDLUnions.Union] = [], resolve: @escaping GraphQLFieldResolve) throws -> GraphQLSchema {
+        let maker = ExecutableSchema(built: built, unions: unions, resolve: resolve)
+        defer { breakCycles(in: built.typeMap.values.filter { $0 is GraphQLObjectType || $0 is GraphQLInterfaceType }) }
+        do {
+            return try maker.make()
+        } catch {
+            // What was made is let go of too.
+            breakCycles(in: Array(maker.objects.values) as [any GraphQLNamedType] + Array(maker.interfaces.values))
+            throw error
+        }
+    }
+
+    /// Empties the fields and interfaces of `types`. GraphQLSwift's types hold each other strongly (a field's type,
+    /// the closures an SDL build leaves, the field cache), so a schema is never freed on its own: every catalog
+    /// reload leaked each GraphQL route's whole schema (some 50 KB) until this was called when it is let go of.
+    static func breakCycles(in types: some Sequence<any GraphQLNamedType>) {
+        for type in types where !type.name.hasPrefix("__") {
+            switch type {
+            case let object as GraphQLObjectType:
+                object.fields = { [:] }
+                object.interfaces = { [] }
+            case let interface as GraphQLInterfaceType:
+                interface.fields = { [:] }
+                interface.interfaces = { [] }
+            case let input as GraphQLInputObjectType:
+                input.fields = { [:] }
+            default:
+                continue
+            }
+        }
     }
 
     private func make() throws -> GraphQLSchema {
+        // A union is a scalar of its name in the built schema (SDLUnions), made from its declaration below.
         let named = built.typeMap.values.filter { !$0.name.hasPrefix("__") }.sorted { $0.name < $1.name }
         let typeOfValue: GraphQLTypeResolve = { value, _ in
             guard let object = value as? GraphQLData.Object else { throw GraphQLError(message: "The data has no type for this value.") }
@@ -42,10 +75,10 @@ final class ExecutableSchema {
                 interfaces: { [unowned self] in try interface.interfaces().map { interfaces[$0.name]! } },
                 resolveType: typeOfValue)
         }
-        for case let union as GraphQLUnionType in named {
+        for union in declaredUnions {
             unions[union.name] = try GraphQLUnionType(
                 name: union.name, description: union.description, resolveType: typeOfValue,
-                types: try union.types().map { objects[$0.name]! })
+                types: union.members.compactMap { objects[$0] })
         }
         let types: [any GraphQLNamedType] = named.map { type in objects[type.name] ?? interfaces[type.name] ?? unions[type.name] ?? type }
         let schema = try GraphQLSchema(

@@ -44,7 +44,9 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
         }
     }
 
-    let schema: GraphQLSchema
+    /// The executable schema, freed with the last copy of this endpoint (a catalog reload drops the old ones).
+    private let lifetime: SchemaLifetime
+    var schema: GraphQLSchema { lifetime.schema }
     private let data: GraphQLData
     /// Each subscription field's events, in order.
     let subscriptions: [String: [Event]]
@@ -56,30 +58,44 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
     package init(sdl: String, data: JSONValue, mutations: [String: Mutation] = [:],
                  subscriptions: [String: [Event]] = [:]) throws(GraphQLEndpointProblems) {
         let built: GraphQLSchema
+        let unions: SDLUnions
         do {
-            built = try buildSchema(source: sdl)
+            unions = try SDLUnions(sdl: sdl)
+            built = try buildSchema(source: unions.rest)
         } catch let error as GraphQLError {
             throw GraphQLEndpointProblems(problems: Self.problems(error))
         } catch {
             throw GraphQLEndpointProblems(problems: [Problem(message: "\(error)", part: .schema)])
         }
-        let schemaProblems = validateSchema(schema: built).flatMap { Self.problems($0) }
+        let objects = Set(built.typeMap.values.compactMap { ($0 as? GraphQLObjectType)?.name })
+        let unknownMembers = unions.unions.flatMap { union in
+            union.members.filter { !objects.contains($0) }.map { member in
+                Problem(message: "Union \(union.name) can only include object types, and \(member) is not one.\(Suggestion.didYouMean(member, among: objects.sorted()))",
+                        line: union.line, column: union.column, part: .schema)
+            }
+        }
+        // From here the schema made owns the built one's shared types; until then they are let go of here.
+        let made: SchemaLifetime
+        do {
+            guard unknownMembers.isEmpty else { throw GraphQLEndpointProblems(problems: unknownMembers) }
+            made = SchemaLifetime(try ExecutableSchema.make(from: built, unions: unions.unions) { source, args, context, info in
+                guard let session = context as? GraphQLSessionData else { throw GraphQLError(message: "No session's data to read.") }
+                return try session.resolve(source, args: args, info: info)
+            })
+        } catch {
+            ExecutableSchema.breakCycles(in: built.typeMap.values)
+            throw (error as? GraphQLEndpointProblems) ?? GraphQLEndpointProblems(problems: [Problem(message: "\(error)", part: .schema)])
+        }
+        let schemaProblems = validateSchema(schema: made.schema).flatMap { Self.problems($0) }
         guard schemaProblems.isEmpty else { throw GraphQLEndpointProblems(problems: schemaProblems) }
-        var (parsed, problems) = GraphQLData.parse(data, for: built)
-        problems += GraphQLData.check(mutations, for: built)
-        problems += Self.check(subscriptions, for: built)
+        var (parsed, problems) = GraphQLData.parse(data, for: made.schema)
+        problems += GraphQLData.check(mutations, for: made.schema)
+        problems += Self.check(subscriptions, for: made.schema)
         guard problems.isEmpty else { throw GraphQLEndpointProblems(problems: problems) }
         parsed.mutations = mutations
         self.data = parsed
         self.subscriptions = subscriptions
-        do {
-            schema = try ExecutableSchema.make(from: built) { source, args, context, info in
-                guard let session = context as? GraphQLSessionData else { throw GraphQLError(message: "No session's data to read.") }
-                return try session.resolve(source, args: args, info: info)
-            }
-        } catch {
-            throw GraphQLEndpointProblems(problems: [Problem(message: "\(error)", part: .schema)])
-        }
+        self.lifetime = made
     }
 
     /// The scenario's subscriptions checked against the schema: each names a field of the subscription type.
@@ -146,6 +162,19 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
         var fields = HTTPFields()
         fields[.contentType] = "application/json"
         return NetworkResponse(head: HTTPResponse(status: status, headerFields: fields), body: body)
+    }
+}
+
+/// An executable schema's owner: its types are let go of with it (``ExecutableSchema/breakCycles(in:)``).
+final class SchemaLifetime: Sendable {
+    let schema: GraphQLSchema
+
+    init(_ schema: GraphQLSchema) {
+        self.schema = schema
+    }
+
+    deinit {
+        ExecutableSchema.breakCycles(in: schema.typeMap.values)
     }
 }
 

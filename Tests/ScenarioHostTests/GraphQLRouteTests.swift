@@ -1,4 +1,6 @@
 import Foundation
+import GraphQL
+@testable import GraphQLFakes
 import HTTPTypes
 import ScenarioFormat
 import ScenarioHost
@@ -239,6 +241,10 @@ import Testing
         #expect(problems.count == 1 && problems.first?.file.hasSuffix("/trips/schema.graphql") == true, "\(problems)")
         #expect(problems.first?.line == 4 && problems.first?.column == 1 && problems.first?.message == "Syntax Error: Expected ], found }", "\(problems)")
 
+        let member = try Self.catalog(schema: Self.schema.replacingOccurrences(of: "Trip | Bus", with: "Trip | Bsu"))
+        let memberProblem = try #require(member.problems["trips"]?.first)
+        #expect(memberProblem.line == 8 && memberProblem.column == 1 && memberProblem.message.contains("Did you mean 'Bus'?"), "\(memberProblem)")
+
         let misspelt = try Self.catalog(data: #"{"Trp": [], "Trip": [{"id": "t1", "form": "Oslo"}], "Query": {"mee": {}}}"#)
         let dataProblems = misspelt.problems["trips"] ?? []
         let messages = dataProblems.map(\.message).joined(separator: "\n")
@@ -251,6 +257,30 @@ import Testing
         let mutations = try Self.catalog(scenario: Self.scenario.replacingOccurrences(of: "renameTrip: {update: Trip}", with: "renamTrip: {update: Trp}"))
         let mutationMessages = (mutations.problems["trips"] ?? []).map(\.message).joined(separator: "\n")
         #expect(mutationMessages.contains("Did you mean 'renameTrip'?") && mutationMessages.contains("Did you mean 'Trip'?"), "\(mutationMessages)")
+    }
+
+    /// GraphQLSwift's types hold each other strongly, so a schema is never freed on its own: every catalog reload
+    /// leaked each GraphQL route's schema until the endpoint broke the cycles as it was let go of (and broke those of
+    /// the schema built from the SDL once the one it serves was made).
+    @Test func anEndpointLetsGoOfItsSchemaAndOfTheOneBuiltFromItsSDL() throws {
+        weak var served: GraphQLObjectType?
+        weak var built: GraphQLObjectType?
+        do {
+            let endpoint = try GraphQLEndpoint(sdl: Self.schema, data: .object([:]))
+            served = endpoint.schema.getType(name: "Trip") as? GraphQLObjectType
+            #expect(served != nil)
+            // As the endpoint builds it: the unions taken out (GraphQLSwift's own could never be freed).
+            let unions = try SDLUnions(sdl: Self.schema)
+            #expect(unions.unions.map(\.members) == [["Trip", "Bus"]])
+            let schema = try buildSchema(source: unions.rest)
+            built = schema.getType(name: "Trip") as? GraphQLObjectType
+            // The input types are shared, and let go of with the schema made.
+            let made = try ExecutableSchema.make(from: schema, unions: unions.unions) { _, _, _, _ in nil }
+            #expect(made.getType(name: "SearchResult") is GraphQLUnionType)
+            _ = SchemaLifetime(made)
+        }
+        #expect(served == nil, "the schema served outlived its endpoint")
+        #expect(built == nil, "the schema built from the SDL outlived the one made from it")
     }
 }
 
