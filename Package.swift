@@ -220,7 +220,7 @@ let package = Package(
         .testTarget(name: "ScenarioFormatTests", dependencies: ["ScenarioFormat", "Fakes", "SessionRuntime", "Services", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams")], exclude: ["Malformed"]),
         // The OpenAPI documents and WireMock mappings are read from the source tree (#filePath), as the malformed-scenario corpus is.
         .testTarget(name: "ScenarioImportTests", dependencies: ["ScenarioImport", "ScenarioFormat", "GraphQLFakes", "Services", "Fakes", .product(name: "GraphQL", package: "GraphQL"), .product(name: "Yams", package: "Yams"), .product(name: "HTTPTypes", package: "swift-http-types")], exclude: ["OpenAPI", "WireMock"]),
-        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "SessionRuntime", "GraphQLFakes", "ControlAPI", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TripPlanner", "TaskModels",
+        .testTarget(name: "ScenarioHostTests", dependencies: ["ScenarioHost", "ScenarioFormat", "GraphQLFakes", "ControlAPI", "Services", "Fakes", "FeedReader", "Ratings", "Assistant", "TripPlanner", "TaskModels",
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         // The daemon library as a team that owns main uses it: a Service in its own group; and every library product
