@@ -47,8 +47,13 @@ export function sessionGone(id, scenario) {
 
 export async function sessionsPage() {
   leavePage();
+  // Left while the list is read, or later: nothing is drawn, and the timer stops. (A redraw the timer started could
+  // otherwise land after the next page was drawn, and draw the list over it.)
+  let left = false;
+  let timer = null;
+  whenLeaving(() => { left = true; clearInterval(timer); });
   const sessions = await attempt(() => api("GET", "/v1/sessions"));
-  if (!sessions) return;
+  if (!sessions || left) return;
   const reload = () => sessionsPage();
   // The focused button, to give the focus back when the list is drawn again.
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#sessions tr[data-session] button")
@@ -78,10 +83,8 @@ export async function sessionsPage() {
   // Sessions made, changed and deleted elsewhere (a test run, an agent, another tab) show up: the list is read
   // every two seconds while it is shown, and drawn again only when it changed.
   const shown = JSON.stringify(sessions);
-  let left = false;  // a read under way when the page is left must not draw the list over the next page
-  const timer = setInterval(async () => {
+  timer = setInterval(async () => {
     const latest = await api("GET", "/v1/sessions").catch(() => null);
     if (!left && latest && JSON.stringify(latest) !== shown) sessionsPage();
   }, 2000);
-  whenLeaving(() => { left = true; clearInterval(timer); });
 }
