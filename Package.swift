@@ -163,7 +163,7 @@ let package = Package(
         .target(name: "ScenarioExplore", dependencies: ["ScenarioClient", "ControlAPI", "Services", "ScenarioFormat", "Fakes"]),
         // HAR files, WireMock mappings and OpenAPI documents → scenario directories; no daemon, no network.
         .target(name: "ScenarioImport", dependencies: [
-            "ScenarioFormat", "Services", "Fakes", "Yams", .product(name: "GraphQL", package: "GraphQL"), .product(name: "OrderedCollections", package: "swift-collections"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            "ScenarioFormat", "GraphQLFakes", "Services", "Fakes", "Yams", .product(name: "GraphQL", package: "GraphQL"), .product(name: "OrderedCollections", package: "swift-collections"), .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "OpenAPIKit", package: "OpenAPIKit"), .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
             .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
         ]),

@@ -63,9 +63,9 @@ extension GraphQLEndpoint: SocketAnswerer {
             let (initialised, opened) = conversation.state.withLock { state in (state.initialised, state.open.insert(id).inserted) }
             guard initialised else { return SocketReply(close: WebSocketClose(code: 4401, reason: "Unauthorized")) }
             guard opened else { return SocketReply(close: WebSocketClose(code: 4409, reason: "Subscriber for \(id) already exists")) }
-            let sends = await subscribe(id: id, payload: payload, session: session)
-            // A subscription that has ended is no longer open: its id may be used again.
-            if sends.last.map({ Self.isComplete($0.message) }) ?? false { conversation.state.withLock { _ = $0.open.remove(id) } }
+            let (sends, ends) = await subscribe(id: id, payload: payload, session: session)
+            // A subscription that ends is no longer open: its id may be used again.
+            if ends { conversation.state.withLock { _ = $0.open.remove(id) } }
             return SocketReply(sends: sends)
         default:
             return SocketReply(close: WebSocketClose(code: 4400, reason: "Invalid message received"))
@@ -74,15 +74,15 @@ extension GraphQLEndpoint: SocketAnswerer {
 
     /// The messages that answer `subscribe` `id`: `error` for a document that does not validate; one `next` and
     /// `complete` for a query or mutation; each scripted event of a subscription as a `next`, then `complete` if the
-    /// script ends it.
-    private func subscribe(id: String, payload: [String: JSONValue], session: GraphQLSessionData) async -> [SocketReply.Send] {
+    /// script ends it; with whether they end it with `complete` (its id may then be used again).
+    private func subscribe(id: String, payload: [String: JSONValue], session: GraphQLSessionData) async -> (sends: [SocketReply.Send], ends: Bool) {
         func send(_ fields: [String: JSONValue], after offset: Duration = .zero) -> SocketReply.Send {
             var fields = fields
             fields["id"] = .string(id)
             return .init(offset: offset, Self.message(fields), tag: id)
         }
         guard case .string(let query)? = payload["query"] else {
-            return [send(["type": .string("error"), "payload": .array([.object(["message": .string("The payload has no 'query'.")])])])]
+            return ([send(["type": .string("error"), "payload": .array([.object(["message": .string("The payload has no 'query'.")])])])], false)
         }
         let name: String? = if case .string(let name)? = payload["operationName"] { name } else { nil }
         let variables: [String: Map] = if case .object(let given)? = payload["variables"] { given.mapValues(GraphQLData.map(of:)) } else { [:] }
@@ -90,30 +90,30 @@ extension GraphQLEndpoint: SocketAnswerer {
         do {
             document = try parse(source: Source(body: query, name: "GraphQL request"))
         } catch {
-            return [send(["type": .string("error"), "payload": Self.errors([GraphQLError(error)])])]
+            return ([send(["type": .string("error"), "payload": Self.errors([GraphQLError(error)])])], false)
         }
         let invalid = validate(schema: schema, ast: document)
-        guard invalid.isEmpty else { return [send(["type": .string("error"), "payload": Self.errors(invalid)])] }
+        guard invalid.isEmpty else { return ([send(["type": .string("error"), "payload": Self.errors(invalid)])], false) }
         let operation = document.definitions.compactMap { $0 as? OperationDefinition }.first { name == nil || $0.name?.value == name }
         guard let operation, operation.operation == .subscription, let subscription = schema.subscriptionType else {
             // A query or mutation over the socket: its one result, then complete.
             let result = await execute(document, root: GraphQLData.Root(), variables: variables, name: name, session: session)
-            return [send(["type": .string("next"), "payload": result]), send(["type": .string("complete")])]
+            return ([send(["type": .string("next"), "payload": result]), send(["type": .string("complete")])], true)
         }
         guard let field = operation.selectionSet.selections.first as? Field else {
-            return [send(["type": .string("error"), "payload": Self.errors([GraphQLError(message: "A subscription selects one field, written out (not through a fragment).")])])]
+            return ([send(["type": .string("error"), "payload": Self.errors([GraphQLError(message: "A subscription selects one field, written out (not through a fragment).")])])], false)
         }
         var sends: [SocketReply.Send] = []
         for event in subscriptions[field.name.value] ?? [] {
             guard let value = event.value else {
                 sends.append(send(["type": .string("complete")], after: event.offset))
-                break
+                return (sends, true)
             }
             let root = GraphQLData.Object(type: subscription.name, fields: [field.name.value: value])
             let result = await execute(document, root: root, variables: variables, name: name, session: session)
             sends.append(send(["type": .string("next"), "payload": result], after: event.offset))
         }
-        return sends
+        return (sends, false)
     }
 
     /// `document` executed from `root`: the result as JSON.
@@ -136,10 +136,5 @@ extension GraphQLEndpoint: SocketAnswerer {
 
     private static func message(_ fields: [String: JSONValue]) -> WebSocketMessage {
         .text(String(decoding: JSONValue.object(fields).jsonData, as: UTF8.self))
-    }
-
-    private static func isComplete(_ message: WebSocketMessage) -> Bool {
-        if case .text(let text) = message { return text.contains(#""type":"complete""#) }
-        return false
     }
 }

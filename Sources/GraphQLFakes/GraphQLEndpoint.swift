@@ -1,6 +1,6 @@
 package import Fakes
 import Foundation
-import GraphQL
+package import GraphQL
 import OrderedCollections
 import HTTPTypes
 package import Services
@@ -114,10 +114,15 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
     /// message's first line only, without the place it repeats: the problem gives the place, and an excerpt of the
     /// source does not fit a `file:line:column:` line.
     private static func problems(_ error: GraphQLError) -> [Problem] {
-        let firstLine = error.message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? error.message
-        let message = firstLine.replacing(#/ GraphQL \(\d+:\d+\)/#, with: ":")
+        let message = problemText(error)
         guard !error.locations.isEmpty else { return [Problem(message: message, part: .schema)] }
         return error.locations.map { Problem(message: message, line: $0.line, column: $0.column, part: .schema) }
+    }
+
+    /// A GraphQLSwift error's message for a `file:line:column:` line: its first line, without the place it repeats.
+    package static func problemText(_ error: GraphQLError) -> String {
+        let firstLine = error.message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? error.message
+        return firstLine.replacing(#/ GraphQL \(\d+:\d+\)/#, with: ":")
     }
 
     package func makeState() -> any Sendable { GraphQLSessionData(data) }

@@ -1,5 +1,6 @@
 public import Foundation
 import GraphQL
+import GraphQLFakes
 import OrderedCollections
 import ScenarioFormat
 import Services
@@ -27,9 +28,8 @@ public enum GraphQLImporter {
         do {
             schema = try buildSchema(source: sdl)
         } catch let error as GraphQLError {
-            let firstLine = error.message.split(separator: "\n").first.map(String.init) ?? error.message
             throw ImportError(file: file, line: error.locations.first?.line, column: error.locations.first?.column,
-                              problem: "\(firstLine.replacing(#/ GraphQL \(\d+:\d+\)/#, with: ":")); fix the schema and import it again.")
+                              problem: "\(GraphQLEndpoint.problemText(error)); fix the schema and import it again.")
         } catch {
             throw ImportError(file: file, problem: "\(error)")
         }
@@ -54,7 +54,7 @@ public enum GraphQLImporter {
             socketURL?.scheme = secure ? "wss" : "ws"
             let events = fields.keys.sorted().map { name in
                 (Yams.Node.scenarioText(name), Yams.Node.sequence(.init([
-                    .mapping(.init([(Yams.Node("at"), .scenarioText("+1s")), (Yams.Node("value"), generated.subscriptionEvents[name].map(Yams.Node.scenarioJSON) ?? Yams.Node("null", Tag(.null)))])),
+                    .mapping(.init([(Yams.Node("at"), .scenarioText("+1s")), (Yams.Node("value"), generated.subscriptionEvents[name].map(Yams.Node.scenarioValue) ?? Yams.Node("null", Tag(.null)))])),
                 ])))
             }
             let socketGraphQL: [(Yams.Node, Yams.Node)] = [
@@ -113,19 +113,4 @@ public enum GraphQLImporter {
 /// What a mutation does to the data, as the scenario's `mutations` says it.
 enum GraphQLMutationEffect: String {
     case insert, update, delete
-}
-
-extension Yams.Node {
-    /// A JSON value as a YAML node, as a scenario writes values inline.
-    static func scenarioJSON(_ value: JSONValue) -> Yams.Node {
-        switch value {
-        case .null: Yams.Node("null", Tag(.null))
-        case .bool(let flag): Yams.Node(flag ? "true" : "false", Tag(.bool))
-        case .int(let number): Yams.Node(String(number), Tag(.int))
-        case .double(let number): Yams.Node(String(number), Tag(.float))
-        case .string(let text): .scenarioText(text)
-        case .array(let items): .sequence(.init(items.map(scenarioJSON)))
-        case .object(let fields): .mapping(.init(fields.keys.sorted().map { (Yams.Node.scenarioText($0), scenarioJSON(fields[$0]!)) }))
-        }
-    }
 }
