@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "ScenarioExplore", targets: ["ScenarioExplore"]),
         // For an app the daemon does not host: its URLSession answered by a session's endpoint. Foundation only.
         .library(name: "ScenarioURLLoading", targets: ["ScenarioURLLoading"]),
+        // For a Model that talks gRPC: a grpc-swift 2 client transport over its network service.
+        .library(name: "ScenarioGRPC", targets: ["ScenarioGRPC"]),
         // `swift package package-daemon --product NAME`: a team's daemon as a .deb and an OCI image.
         .plugin(name: "PackageDaemon", targets: ["PackageDaemon"]),
     ],
@@ -32,6 +34,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+        // gRPC: grpc-swift 2's client API for Models, its HTTP/2 transport for live calls, and swift-protobuf's
+        // descriptor types, which drive the scenarios' message codec.
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -65,7 +73,16 @@ let package = Package(
         .target(name: "FeedReader", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "Ratings", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .target(name: "Assistant", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
-        .target(name: "TripPlanner", dependencies: ["Services", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        // Its gRPC code is generated from Protos/transit.proto by scripts/generate-grpc and committed.
+        .target(name: "TripPlanner", dependencies: [
+            "Services", "ScenarioGRPC", .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "GRPCCore", package: "grpc-swift-2"), .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        ], exclude: ["Protos"]),
+        // A grpc-swift 2 client transport over a Model's network service: the scenario's routes answer its calls.
+        .target(name: "ScenarioGRPC", dependencies: [
+            "Services", .product(name: "GRPCCore", package: "grpc-swift-2"), .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
         // Hooks into the Swift runtime and libdispatch so a session owns the tasks its Model starts and sees what
         // escapes it (DESIGN §4); C, because it takes the place of runtime and libdispatch functions by name.
         .target(name: "CTaskOwnership", linkerSettings: [.linkedLibrary("dispatch")]),
@@ -86,6 +103,11 @@ let package = Package(
             "Services", "Fakes", .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "GraphQL", package: "GraphQL"), .product(name: "OrderedCollections", package: "swift-collections"),
         ]),
+        // Network fakes for gRPC: a descriptor set reads and writes the messages as JSON.
+        .target(name: "GRPCFakes", dependencies: [
+            "Services", "Fakes", .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        ]),
         // SQLite, as SwiftPM sees it (Debian's libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The production implementations: the real network, a durable store, the system clock.
@@ -100,10 +122,12 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "WSClient", package: "swift-websocket"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "GRPCCore", package: "grpc-swift-2"),
+            .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
         ]),
         // scenario.yaml → validated, resolved scenarios. Imports Fakes for the route types it produces.
         .target(name: "ScenarioFormat", dependencies: [
-            "Services", "Fakes", "GraphQLFakes", "Yams", .product(name: "HTTPTypes", package: "swift-http-types"),
+            "Services", "Fakes", "GraphQLFakes", "GRPCFakes", "Yams", .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Mustache", package: "swift-mustache"),
         ], resources: [
             // The built-in sections' JSON Schema, which ScenarioSchema completes with a daemon's Models and services.

@@ -40,6 +40,9 @@ extension ControlRoutes {
                                              required: [], emptyMeans: nil)
         let number = try journalNumber("stream", of: context, refusal: Self.streamNumbering)
         let session = try await session(context)
+        if try await Self.kind(of: number, in: session) == .rpc {
+            throw APIError(.badRequest, .invalidRequest, "stream \(number) is a gRPC call, whose messages are protobuf its route writes; push into streams and WebSockets. End the call with close ({} ends it OK) or break it off with a 'fault'.")
+        }
         if let kind = try await Self.kind(of: number, in: session), kind != .events, body.text == nil {
             throw APIError(.badRequest, .invalidRequest, "stream \(number) is \(Self.describe(kind)): push what it sends as 'text', sent exactly as written; 'data', 'event', 'id' and 'retry' make a server-sent event, which only an event stream carries.")
         }
@@ -59,6 +62,7 @@ extension ControlRoutes {
         case .events: "a stream of server-sent events"
         case .chunks: "a chunked body"
         case .webSocket: "a WebSocket"
+        case .rpc: "a gRPC call"
         }
     }
 

@@ -104,7 +104,7 @@ public final class LiveNetwork: NetworkService {
     /// The URL to connect to, and the original authority (`host[:port]`) to send as `Host` when
     /// ``LiveNetworkConfiguration/forward`` names the URL's origin. An https origin forwarded to an https target keeps
     /// its own host in the URL (the client's DNS override connects to the target), so TLS names the origin.
-    private func forwarded(_ url: String) -> (url: String, authority: String?) {
+    func forwarded(_ url: String) -> (url: String, authority: String?) {
         for (origin, target) in configuration.forward where url == origin || url.hasPrefix(origin + "/") {
             guard let from = URLComponents(string: origin), let to = URLComponents(string: target), let host = from.host else {
                 return (target + url.dropFirst(origin.count), nil)

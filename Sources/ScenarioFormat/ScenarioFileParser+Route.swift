@@ -11,7 +11,7 @@ extension ScenarioFileParser {
     static let requestKeys = ["method", "url", "urlPattern", "query", "headers", "bodyText", "body", "bodyFields"]
     /// The ways a value may be matched besides equality, written as a one-key mapping (`{regex: "^Bearer "}`).
     static let matchKeys = ["regex", "contains", "present", "absent"] + ValueMatch.Comparison.allCases.map(\.rawValue)
-    static let responseKeys = ["status", "headers", "body", "bodyFile", "stream", "webSocket", "template", "graphql", "delay", "fault", "after"]
+    static let responseKeys = ["status", "headers", "body", "bodyFile", "stream", "webSocket", "template", "graphql", "grpc", "delay", "fault", "after"]
     static let routePatchKeys = ["extends", "name", "request", "response", "responses", "afterLast", "live"]
 
     /// `- extends: ROUTE` and what changes: a parent's route changed only where this says (see ``RoutePatch``).
@@ -28,8 +28,10 @@ extension ScenarioFileParser {
         }
         var patch = RoutePatch(name: name ?? "", line: extendsNode.mark?.line, column: extendsNode.mark?.column)
         var items: [Node] = []
+        routeURL = nil
         if let node = keys["request"], let matcher = parseRequest(node, at: "\(path).request") {
             patch.request = matcher
+            routeURL = matcher.exactURL
             patch.requestKeys = Self.keyNames(of: node)
         }
         switch (keys["response"], keys["responses"]) {
@@ -70,6 +72,7 @@ extension ScenarioFileParser {
         let problemsBefore = reader.problems.count
         let name = keys["name"].flatMap { reader.string($0, at: "\(path).name") }
         let matcher = keys["request"].flatMap { parseRequest($0, at: "\(path).request") } ?? RequestMatcher()
+        routeURL = matcher.exactURL
         if let liveNode = keys["live"], let live = reader.bool(liveNode, at: "\(path).live"), live {
             let answers = ["response", "responses", "afterLast"].filter { keys[$0] != nil }
             if !answers.isEmpty {
@@ -245,7 +248,7 @@ extension ScenarioFileParser {
         let delay = keys["delay"].flatMap { reader.duration($0, at: "\(path).delay") } ?? .zero
         let after = keys["after"].flatMap { parseAfter($0, at: "\(path).after") }
         if let faultNode = keys["fault"] {
-            let others = ["status", "headers", "body", "bodyFile", "stream", "webSocket", "template", "graphql"].filter { keys[$0] != nil }
+            let others = ["status", "headers", "body", "bodyFile", "stream", "webSocket", "template", "graphql", "grpc"].filter { keys[$0] != nil }
             if !others.isEmpty {
                 reader.report("\(path) has a 'fault' and \(others.map { "'\($0)'" }.joined(separator: ", ")); a fault sends no response, so keep only 'fault' and 'delay'.", at: node)
             }
@@ -260,6 +263,22 @@ extension ScenarioFileParser {
             }
             guard let endpoint = parseGraphQL(graphqlNode, at: "\(path).graphql"), reader.problems.count == problemsBefore else { return nil }
             var outcome = RouteOutcome(.response(NetworkResponse(status: 200)), delay: delay, after: after)
+            outcome.answerer = endpoint
+            return outcome
+        }
+        if let grpcNode = keys["grpc"] {
+            let others = ["status", "body", "bodyFile", "stream", "webSocket", "template", "graphql"].filter { keys[$0] != nil }
+            if !others.isEmpty {
+                reader.report("\(path) has 'grpc' and \(others.map { "'\($0)'" }.joined(separator: ", ")); a gRPC answer is its messages and status, so keep only 'grpc', 'headers' (its metadata), 'delay' and 'after'.", at: node)
+            }
+            let metadata = keys["headers"].map { headerMap($0, at: "\(path).headers") } ?? [:]
+            guard let endpoint = parseGRPC(grpcNode, at: "\(path).grpc", url: routeURL), reader.problems.count == problemsBefore else { return nil }
+            var fields = HTTPFields()
+            for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
+                if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+            }
+            fields[.contentType] = "application/grpc"
+            var outcome = RouteOutcome(.response(NetworkResponse(status: 200, headerFields: fields)), delay: delay, after: after)
             outcome.answerer = endpoint
             return outcome
         }

@@ -14,6 +14,8 @@ struct ScenarioFileParser {
     var causalLinks: [ScenarioFile.CausalLink] = []
     /// Where fixture paths are looked up: this file's directory, then those of the scenarios it extends.
     var fixtureDirectories: [URL]
+    /// The exact URL of the route being parsed, which names a gRPC answer's method.
+    var routeURL: String?
 
     init(name: String, directory: URL, path: String, fixtures: FixtureReader, services: [ServiceDefinition]) {
         self.reader = NodeReader(file: path)

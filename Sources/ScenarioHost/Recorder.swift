@@ -57,6 +57,12 @@ actor Recorder: NetworkService {
         return NetworkStream(head: stream.head, source: source)
     }
 
+    /// Relays a live gRPC call, which the recording does not keep: a saved scenario gets no route for it (the
+    /// journal still has the call, its messages as JSON where a route's descriptor set knows its method).
+    func rpc(_ request: NetworkRequest, first: Data?) async throws(TransportError) -> RPCCall {
+        try await live.rpc(request, first: first)
+    }
+
     /// Relays a live WebSocket and records its conversation: each message either way at its offset from the
     /// handshake, measured in real time, and the server's close; a refused handshake is recorded as its error.
     func webSocket(_ request: NetworkRequest) async throws(TransportError) -> WebSocketConnection {

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Sends HTTP requests. A Model builds requests and decodes responses itself; the service only moves bytes.
 public protocol NetworkService: Sendable {
     /// Sends `request` and returns the server's response, whatever its status.
@@ -14,6 +16,13 @@ public protocol NetworkService: Sendable {
     /// service without WebSockets need not write this: the default refuses every connection.
     /// - Throws: ``TransportError`` when the connection could not be opened.
     func webSocket(_ request: NetworkRequest) async throws(TransportError) -> WebSocketConnection
+
+    /// Opens a gRPC call: `request` is its HTTP/2 request (POST to `https://authority/package.Service/Method`, the
+    /// call's metadata as its headers), `first` the client's first message, or nil when the client ended its side
+    /// without one. The call is matched (and journaled) by its first message, so it opens when that is known. A
+    /// service without gRPC need not write this: the default refuses every call.
+    /// - Throws: ``TransportError`` when the call could not be opened.
+    func rpc(_ request: NetworkRequest, first: Data?) async throws(TransportError) -> RPCCall
 }
 
 extension NetworkService {
@@ -25,6 +34,11 @@ extension NetworkService {
 
     /// No WebSockets: every connection is refused.
     public func webSocket(_ request: NetworkRequest) async throws(TransportError) -> WebSocketConnection {
+        throw .connectionRefused
+    }
+
+    /// No gRPC: every call is refused.
+    public func rpc(_ request: NetworkRequest, first: Data?) async throws(TransportError) -> RPCCall {
         throw .connectionRefused
     }
 }

@@ -17,6 +17,8 @@ public struct StreamTranscript: Sendable, Hashable, Codable {
         case chunks
         /// A WebSocket conversation: messages both ways.
         case webSocket
+        /// A gRPC call: its messages both ways as JSON, its status as ``StreamTranscript/close``.
+        case rpc
     }
 
     /// How the stream stands.

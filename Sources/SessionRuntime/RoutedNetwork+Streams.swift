@@ -15,6 +15,8 @@ struct OpenStream {
         var pushed = false
         /// For a conversation's message: what can withdraw it before it is sent (a subscription's id).
         var tag: String?
+        /// What the journal shows instead of the bytes (a gRPC message's JSON form).
+        var journaled: Data?
     }
 
     /// How the stream ends, and when.
@@ -23,6 +25,8 @@ struct OpenStream {
         var end: StreamScript.End
         /// For a WebSocket, the server's close frame.
         var frame: WebSocketClose?
+        /// For a gRPC call, its status and trailing metadata.
+        var status: (RPCStatus, trailers: HTTPFields)?
     }
 
     /// What is still to come, by due instant (of equal instants, in the order queued). A heap: a conversation whose
@@ -78,6 +82,8 @@ struct OpenStream {
     var replies: [WebSocketScript.Reply] = []
     /// For a WebSocket an answerer holds (GraphQL subscriptions): it, this conversation's state and the session's.
     var conversation: (answerer: any SocketAnswerer, state: any Sendable, session: any Sendable)?
+    /// For a gRPC call: its method's answerer and what is left of its script (RoutedNetwork+RPC.swift).
+    var call: OpenCall?
     /// Wakes the Model's read while it waits for a chunk that is not yet due.
     var wake: StreamWake?
 
@@ -177,7 +183,7 @@ extension RoutedNetwork {
     /// Takes the first chunk of stream `id`, records it in the journal and hands it over.
     private func deliver(_ id: Int, at now: Date) async -> OpenStream.Queued {
         let item = streams[id]!.queue.removeFirst()
-        streams[id]!.exchange.stream?.append(StreamChunk(time: now, bytes: item.bytes, binary: item.binary, pushed: item.pushed))
+        streams[id]!.exchange.stream?.append(StreamChunk(time: now, bytes: item.journaled ?? item.bytes, binary: item.journaled == nil && item.binary, pushed: item.pushed))
         streams[id]!.notePending()
         await journal(streams[id]!.exchange)
         return item
@@ -187,7 +193,7 @@ extension RoutedNetwork {
     private func finish(_ id: Int, _ ending: OpenStream.Ending) async throws(TransportError) -> OpenStream.Queued? {
         switch ending.end {
         case .close, .stall:
-            await end(id, how: .closed, close: ending.frame)
+            await end(id, how: .closed, close: ending.frame, status: ending.status)
             return nil
         case .drop(let error):
             await end(id, how: .dropped, fault: error)
@@ -196,12 +202,15 @@ extension RoutedNetwork {
     }
 
     /// Removes stream `id` and journals how it ended.
-    func end(_ id: Int, how state: StreamTranscript.State, fault: TransportError? = nil, close: WebSocketClose? = nil) async {
+    func end(_ id: Int, how state: StreamTranscript.State, fault: TransportError? = nil, close: WebSocketClose? = nil,
+             status: (RPCStatus, trailers: HTTPFields)? = nil) async {
         guard var stream = streams.removeValue(forKey: id) else { return }
         stream.wake?.fire()
         stream.exchange.stream?.state = state
         stream.exchange.stream?.fault = fault?.rawValue
-        stream.exchange.stream?.close = close
+        // A gRPC call's status is journaled as its close: the code and message the server ended it with.
+        stream.exchange.stream?.close = status.map { WebSocketClose(code: $0.0.code, reason: $0.0.message) } ?? close
+        if let status { endedCalls[id] = status }
         stream.exchange.stream?.nextAt = nil
         await journal(stream.exchange)
         if stream.exchange.stream?.kind == .webSocket, state == .closed, let close { closedSockets[id] = close }
@@ -302,6 +311,8 @@ extension RoutedNetwork {
         streams[id]!.queue.removeAll { $0.due > now }
         let isSocket = streams[id]!.exchange.stream?.kind == .webSocket
         streams[id]!.ending = .init(due: now, end: end, frame: isSocket && end == .close ? frame ?? WebSocketClose(code: 1000) : nil)
+        // A gRPC call a test closes ends with OK, as its server's last word.
+        if streams[id]!.call != nil, end == .close { streams[id]!.ending!.status = (.ok, trailers: [:]) }
         streams[id]!.notePending()
         wake(id)
     }

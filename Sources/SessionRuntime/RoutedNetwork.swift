@@ -34,6 +34,8 @@ public actor RoutedNetwork: NetworkService {
     var streams: [Int: OpenStream] = [:]
     /// How each WebSocket the server closed was closed, by its number, for the Model to ask after its messages end.
     var closedSockets: [Int: WebSocketClose] = [:]
+    /// The status of each gRPC call the server ended, by its number, until the Model reads it.
+    var endedCalls: [Int: (RPCStatus, trailers: HTTPFields)] = [:]
     /// The live streams still open, each with its journal entry (RoutedNetwork+LiveStreams.swift).
     var liveStreams: [Int: NetworkExchange] = [:]
 
@@ -175,7 +177,7 @@ public actor RoutedNetwork: NetworkService {
     }
 
     /// Matches `request` against the conditions and the routes; the one place every request goes through.
-    func match(_ request: NetworkRequest, outside: Bool = false) async -> Matched {
+    func match(_ request: NetworkRequest, outside: Bool = false, call: Bool = false) async -> Matched {
         var exchange = NetworkExchange(
             sequence: sequence.next(), time: await clock.now(), method: request.head.method.rawValue,
             url: request.url, headers: request.head.headerFields.map { "\($0.name): \($0.value)" },
@@ -219,8 +221,9 @@ public actor RoutedNetwork: NetworkService {
                     outcome.stream = template.render(script, request: request, now: exchange.time)
                 }
             }
-            // A WebSocket handshake opens the answerer's conversation instead (RoutedNetwork+WebSockets.swift).
-            if let answerer = outcome.answerer, !request.isWebSocketHandshake {
+            // A WebSocket handshake opens the answerer's conversation instead (RoutedNetwork+WebSockets.swift), and a
+            // gRPC call its method's (RoutedNetwork+RPC.swift).
+            if let answerer = outcome.answerer, !request.isWebSocketHandshake, !(call && answerer is any RPCAnswerer) {
                 let answer = await answerer.answer(request, state: answererState(of: routes[index].name, answerer))
                 outcome.result = .response(answer.response)
                 if let refusal = answer.refusal {

@@ -1,13 +1,16 @@
 public import Foundation
+import GRPCCore
 import HTTPTypes
+import ScenarioGRPC
 public import Services
+import SwiftProtobuf
 
-/// Model #4: a trip planner that talks GraphQL. `search` asks the planner for trips between two stops, `save` and
-/// `forget` keep trips through mutations, and `follow` watches the trip's vehicle move through a GraphQL
-/// subscription over WebSocket, each position arriving on the session's clock.
+/// Model #4: a trip planner that talks GraphQL and gRPC. `search` asks the planner for trips between two stops,
+/// `save` and `forget` keep trips through GraphQL mutations, and `follow` watches the trip's vehicle move through the
+/// transit operator's gRPC stream of positions (grpc-swift 2), each position arriving on the session's clock.
 ///
 /// It is the `@MainActor` kind of Model, as an app's view model is: its state is the main actor's, and the
-/// subscription runs as its own task, which the session owns and orders like any other.
+/// stream runs as its own task, which the session owns and orders like any other.
 @MainActor
 public final class TripPlanner: Model {
     public nonisolated static let name = "TripPlanner"
@@ -15,6 +18,8 @@ public final class TripPlanner: Model {
 
     /// The planner's API root.
     public nonisolated static let apiBase = URL(string: "https://trips.example")!
+    /// The transit operator's gRPC server, which streams vehicle positions.
+    public nonisolated static let vehiclesBase = URL(string: "https://vehicles.example")!
 
     /// What a client may ask of the planner.
     public enum Action: Decodable, Sendable {
@@ -116,43 +121,29 @@ public final class TripPlanner: Model {
         return data
     }
 
-    /// Follows vehicle `vehicleID` until its positions end, the user stops, or the connection breaks.
+    /// Follows vehicle `vehicleID` until its positions end, the user stops, or the call fails: the operator's
+    /// `transit.Vehicles/Follow` stream over gRPC (grpc-swift 2), its transport the Model's own network service.
     private func follow(_ vehicleID: String) async {
+        let transport = NetworkServiceTransport(network: services.network, target: Self.vehiclesBase)
         do {
-            let connection = try await services.network.webSocket(api.socket())
-            defer { Task { await connection.close() } }
-            try await connection.send(TripPlannerAPI.message(["type": .string("connection_init"), "payload": .object([:])]))
-            for try await message in connection.messages {
-                guard !Task.isCancelled else { break }
-                guard case .text(let text) = message,
-                      let update = try? JSONDecoder.services.decode(TripPlannerAPI.SocketMessage.self, from: Foundation.Data(text.utf8)) else { continue }
-                switch update.type {
-                case "connection_ack":
-                    try await connection.send(TripPlannerAPI.message([
-                        "type": .string("subscribe"), "id": .string("positions"),
-                        "payload": .object(["query": .string(TripPlannerAPI.positions), "operationName": .string("Positions"),
-                                            "variables": .object(["vehicle": .string(vehicleID)])]),
-                    ]))
-                case "next":
-                    guard let position = update.payload?.data?.vehiclePositions, state.following?.vehicleID == vehicleID else { continue }
-                    state.following?.latitude = position.lat
-                    state.following?.longitude = position.lon
-                    state.following?.delayMinutes = position.delayMinutes
-                    state.following?.updates += 1
-                case "complete":
-                    if state.following?.vehicleID == vehicleID { state.following?.ended = true }
-                    return
-                case "error":
-                    state.error = "The planner refused to follow \(vehicleID)."
-                    return
-                default:
-                    continue
+            try await withGRPCClient(transport: transport) { client in
+                let vehicles = Transit_Vehicles.Client(wrapping: client)
+                try await vehicles.follow(Transit_VehicleRef.with { $0.vehicle = vehicleID }) { @MainActor response in
+                    for try await position in response.messages {
+                        guard !Task.isCancelled, self.state.following?.vehicleID == vehicleID else { break }
+                        self.state.following?.latitude = position.lat
+                        self.state.following?.longitude = position.lon
+                        self.state.following?.delayMinutes = Int(position.delayMinutes)
+                        self.state.following?.updates += 1
+                    }
                 }
             }
-        } catch .cancelled {
-            return
+            if !Task.isCancelled, state.following?.vehicleID == vehicleID { state.following?.ended = true }
+        } catch let error as RPCError {
+            guard !Task.isCancelled, error.code != .cancelled, state.following?.vehicleID == vehicleID else { return }
+            state.error = error.code == .notFound ? "The operator has no vehicle \(vehicleID)." : "Following \(vehicleID) was cut off: \(error.code) \(error.message)"
         } catch {
-            if state.following?.vehicleID == vehicleID { state.error = "Following \(vehicleID) was cut off: \(error)" }
+            if !Task.isCancelled, state.following?.vehicleID == vehicleID { state.error = "Following \(vehicleID) was cut off: \(error)" }
         }
     }
 }

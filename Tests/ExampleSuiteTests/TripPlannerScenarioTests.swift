@@ -6,7 +6,7 @@ import Testing
 import TripPlanner
 
 /// The shipped TripPlanner, a `@MainActor` Model that talks GraphQL: searches answered from the scenario's schema and
-/// data, saves and forgets that change the session's data, and a vehicle followed through a subscription whose
+/// data, saves and forgets that change the session's data, and a vehicle followed through a gRPC stream whose
 /// positions arrive on the session's clock; hosted in the test process and by the daemon alike.
 @Suite struct TripPlannerScenarioTests {
     enum Mode: String, CaseIterable, Sendable {
@@ -55,10 +55,16 @@ import TripPlanner
             #expect(planner.following == .init(vehicleID: "bus-100", latitude: 59.7441, delayMinutes: 2, updates: 3, ended: true))
             #expect(planner.error == nil)
 
-            // Every request went to the planner's GraphQL endpoint and was answered; the socket carried the subscription.
+            // Every request went to the planner's GraphQL endpoint and was answered; the gRPC call carried the positions,
+            // journaled as JSON both ways, and ended OK when its route said.
             let requests = try await session.requests()
-            #expect(requests.allSatisfy { $0.status == 200 || $0.status == 101 }, "\(requests.map { "\($0.url) \(String(describing: $0.status))" })")
-            #expect(requests.map(\.route) == ["planner", "planner", "planner", "planner", "planner", "positions"])
+            #expect(requests.allSatisfy { $0.status == 200 }, "\(requests.map { "\($0.url) \(String(describing: $0.status))" })")
+            #expect(requests.map(\.route) == ["planner", "planner", "planner", "planner", "planner", "vehicle-positions"])
+            let call = try #require(requests.last)
+            #expect(call.url == "https://vehicles.example/transit.Vehicles/Follow" && call.body == #"{"vehicle":"bus-100"}"#)
+            #expect(call.stream?.kind == .rpc && call.stream?.state == .closed && call.stream?.close == WebSocketClose(code: 0))
+            #expect(call.stream?.chunks.map(\.text).first == #"{"delayMinutes":0,"lat":59.9111,"lon":10.7528,"occupancy":"SEATS_AVAILABLE","vehicle":"bus-100"}"#)
+            #expect(call.stream?.chunks.count == 3)
         }
     }
 
