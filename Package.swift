@@ -255,6 +255,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // gRPC end to end: grpc-swift 2 clients through the session's transport, answered by routes, and live calls to a
+        // grpc-swift server on loopback; the message codec checked against swift-protobuf's own JSON mapping.
+        .testTarget(name: "GRPCTests", dependencies: [
+            "ScenarioGRPC", "GRPCFakes", "SessionRuntime", "ScenarioFormat", "LiveServices", "Fakes", "Services", "TripPlanner",
+            .product(name: "GRPCCore", package: "grpc-swift-2"), .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+            .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
         .testTarget(name: "ExampleSuiteTests", dependencies: [
             "ScenarioTesting", "ScenarioExplore", "ScenarioClient", "ControlAPI", "Services", "Fakes", "TaskModels", "FeedReader", "Ratings", "Assistant", "TripPlanner",

@@ -70,11 +70,13 @@ package protocol RPCAnswerer: RequestAnswerer {
     var method: String { get }
     /// The server's side of the call.
     var script: RPCScript { get }
-    /// A request message's JSON form (proto3's JSON mapping), or why its bytes are not a message of the method's
-    /// request type.
-    func requestJSON(_ message: Data) -> Result<JSONValue, RPCDecodingError>
-    /// A response message's JSON form (a live call's, for the journal).
-    func responseJSON(_ message: Data) -> Result<JSONValue, RPCDecodingError>
+    /// Whether its descriptor set has method `path` (any of its services' methods, not only the one it answers):
+    /// a live call's messages are journaled as JSON when some route's set knows them.
+    func knows(_ path: String) -> Bool
+    /// A request message of method `path` in its JSON form (proto3's JSON mapping), or why its bytes are not one.
+    func requestJSON(_ message: Data, of path: String) -> Result<JSONValue, RPCDecodingError>
+    /// A response message of method `path` in its JSON form.
+    func responseJSON(_ message: Data, of path: String) -> Result<JSONValue, RPCDecodingError>
 }
 
 /// Why a message's bytes are not a message of the type expected.

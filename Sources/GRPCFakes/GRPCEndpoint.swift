@@ -8,25 +8,30 @@ package import Services
 package struct GRPCEndpoint: RPCAnswerer {
     package let method: String
     package let script: RPCScript
-    private let requestType: String
-    private let responseType: String
+    private let pool: DescriptorPool
     private let codec: ProtobufJSON
 
     /// The endpoint of `method` in `pool`, answering with `script`.
     package init(method: DescriptorPool.Method, pool: DescriptorPool, script: RPCScript) {
         self.method = method.path
         self.script = script
-        requestType = method.input
-        responseType = method.output
+        self.pool = pool
         codec = ProtobufJSON(pool: pool)
     }
 
-    package func requestJSON(_ message: Data) -> Result<JSONValue, RPCDecodingError> {
-        Result { () throws(RPCDecodingError) in try codec.json(of: message, type: requestType) }
+    package func knows(_ path: String) -> Bool { pool.methods[path] != nil }
+
+    package func requestJSON(_ message: Data, of path: String) -> Result<JSONValue, RPCDecodingError> {
+        json(of: message, type: pool.methods[path]?.input, method: path)
     }
 
-    package func responseJSON(_ message: Data) -> Result<JSONValue, RPCDecodingError> {
-        Result { () throws(RPCDecodingError) in try codec.json(of: message, type: responseType) }
+    package func responseJSON(_ message: Data, of path: String) -> Result<JSONValue, RPCDecodingError> {
+        json(of: message, type: pool.methods[path]?.output, method: path)
+    }
+
+    private func json(of message: Data, type: String?, method path: String) -> Result<JSONValue, RPCDecodingError> {
+        guard let type else { return .failure(RPCDecodingError("the descriptor set has no method \(path)")) }
+        return Result { () throws(RPCDecodingError) in try codec.json(of: message, type: type) }
     }
 
     package func makeState() -> any Sendable { 0 }

@@ -166,7 +166,7 @@ package struct ProtobufJSON: Sendable {
         for (key, value) in object {
             guard let field = byName[key] else {
                 let names = message.field.map(\.jsonName)
-                throw RPCDecodingError("\(path)/\(key) is not a field of \(type)\(Suggestion.didYouMean(key, among: names)) Its fields: \(names.joined(separator: ", ")).")
+                throw RPCDecodingError("\(path)/\(key) is not a field of \(type).\(Suggestion.didYouMean(key, among: names)) Its fields: \(names.joined(separator: ", ")).")
             }
             fields.append((field, value, "\(path)/\(key)"))
         }
@@ -227,7 +227,7 @@ package struct ProtobufJSON: Sendable {
             case .string(let text): Int64(text)
             default: nil
             }
-            guard let number, range.contains(number) else { throw RPCDecodingError("\(path) must be an integer in \(range.lowerBound)...\(range.upperBound) (a \(kind)); got \(value.displayText)") }
+            guard let number, range.contains(number) else { throw RPCDecodingError("\(path) must be an integer in \(range.lowerBound)...\(range.upperBound) (\(kind)); got \(value.displayText)") }
             return number
         }
         func double() throws(RPCDecodingError) -> Double {
@@ -240,7 +240,7 @@ package struct ProtobufJSON: Sendable {
             case .string(let text): if let number = Double(text) { return number }
             default: break
             }
-            throw RPCDecodingError("\(path) must be a number (a \(kind)); got \(value.displayText)")
+            throw RPCDecodingError("\(path) must be a number (\(kind)); got \(value.displayText)")
         }
         switch field.type {
         case .bool:
@@ -275,7 +275,7 @@ package struct ProtobufJSON: Sendable {
             case .int(let number): writer.varint(UInt64(bitPattern: Int64(number)))
             case .string(let name):
                 guard let number = type?.value.first(where: { $0.name == name })?.number else {
-                    throw RPCDecodingError("\(path) is '\(name)', which \(DescriptorPool.fullName(field.typeName)) does not name\(Suggestion.didYouMean(name, among: names)) Its values: \(names.joined(separator: ", ")).")
+                    throw RPCDecodingError("\(path) is '\(name)', which \(DescriptorPool.fullName(field.typeName)) does not name.\(Suggestion.didYouMean(name, among: names)) Its values: \(names.joined(separator: ", ")).")
                 }
                 writer.varint(UInt64(bitPattern: Int64(number)))
             default: throw RPCDecodingError("\(path) must be a value's name (an enum); got \(value.displayText)")

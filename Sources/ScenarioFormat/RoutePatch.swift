@@ -63,6 +63,7 @@ struct RoutePatch {
                 changed.result = patch.result
                 changed.stream = nil
                 changed.webSocket = nil
+                changed.answerer = nil
             }
         case (.response(let given), let parent):
             var response: NetworkResponse
@@ -84,6 +85,8 @@ struct RoutePatch {
                 changed.stream = patch.stream
             }
             if responseKeys.contains("webSocket") { changed.webSocket = patch.webSocket }
+            // A GraphQL endpoint or a gRPC method's answer is worked out per request: the patch's replaces the parent's.
+            if !responseKeys.isDisjoint(with: ["graphql", "grpc"]) { changed.answerer = patch.answerer }
             changed.result = .response(response)
             changed.template = changingTemplate(outcome.template, by: patch.template, headers: given.head.headerFields)
         }

@@ -31,7 +31,7 @@ extension ScenarioFileParser {
         }
         let names = pool.methods.keys.sorted()
         guard let method = pool.methods[components.path] else {
-            reader.report("\(path): the descriptor set '\(setFile)' has no method \(components.path)\(Suggestion.didYouMean(components.path, among: names)) Its methods: \(names.joined(separator: ", ")).", at: node)
+            reader.report("\(path): the descriptor set '\(setFile)' has no method \(components.path).\(Suggestion.didYouMean(components.path, among: names)) Its methods: \(names.joined(separator: ", ")).", at: node)
             return nil
         }
         let codec = ProtobufJSON(pool: pool)
@@ -52,7 +52,7 @@ extension ScenarioFileParser {
             }
         }
         if let statusNode = keys["status"], let status = reader.mapping(statusNode, at: "\(path).status", allowed: Self.grpcStatusKeys, required: ["code"]) {
-            let code = statusCode(status["code"]!, at: "\(path).status.code") ?? 0
+            guard let code = statusCode(status["code"]!, at: "\(path).status.code") else { return nil }
             let message = status["message"].flatMap { reader.text($0, at: "\(path).status.message") } ?? ""
             script.status = RPCStatus(code: code, message: message)
             script.statusOffset = status["at"].flatMap { offset($0, at: "\(path).status.at") }
@@ -106,7 +106,8 @@ extension ScenarioFileParser {
         if let number = Int(text), (0...16).contains(number) { return number }
         let written = text.replacingOccurrences(of: "_", with: "").lowercased()
         if let index = RPCStatus.codeNames.firstIndex(where: { $0.replacingOccurrences(of: "_", with: "").lowercased() == written }) { return index }
-        reader.report("\(path) must be a gRPC status code, by name or number 0-16, got '\(text)'.\(Suggestion.didYouMean(text, among: RPCStatus.codeNames)) The codes: \(RPCStatus.codeNames.joined(separator: ", ")).", at: node)
+        let suggestion = Int(text) == nil ? Suggestion.didYouMean(text, among: RPCStatus.codeNames) : ""
+        reader.report("\(path) must be a gRPC status code, by name or number 0-16, got '\(text)'.\(suggestion) The codes: \(RPCStatus.codeNames.joined(separator: ", ")).", at: node)
         return nil
     }
 }

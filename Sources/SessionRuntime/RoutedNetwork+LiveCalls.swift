@@ -54,7 +54,7 @@ extension RoutedNetwork {
     private func noteLiveMessage(_ message: Data, on id: Int, path: String, sent: Bool) async {
         guard liveStreams[id] != nil else { return }
         let answerer = rpcAnswerer(ofMethod: path)
-        let json = sent ? try? answerer?.requestJSON(message).get() : try? answerer?.responseJSON(message).get()
+        let json = sent ? try? answerer?.requestJSON(message, of: path).get() : try? answerer?.responseJSON(message, of: path).get()
         let text = json.map { String(decoding: $0.jsonData, as: UTF8.self) } ?? message.base64EncodedString()
         liveStreams[id]!.stream?.append(StreamChunk(time: await clock.now(), text: text, sent: sent ? true : nil, binary: json == nil ? true : nil))
         await journal(liveStreams[id]!)

@@ -26,7 +26,7 @@ extension RoutedNetwork {
         var matchable = request
         var unreadable: NearMiss?
         if let first, let answerer = rpcAnswerer(ofMethod: path) {
-            switch answerer.requestJSON(first) {
+            switch answerer.requestJSON(first, of: path) {
             case .success(let json): matchable.body = json.jsonData
             case .failure(let error):
                 unreadable = NearMiss(route: "", field: "/body", expected: "a request message of \(path)", actual: error.message)
@@ -63,11 +63,11 @@ extension RoutedNetwork {
         }
     }
 
-    /// The answerer of `path`'s method among the routes, which reads its request messages.
+    /// The first answerer among the routes whose descriptor set has `path`: it reads that method's messages.
     func rpcAnswerer(ofMethod path: String) -> (any RPCAnswerer)? {
         for route in routes {
             for outcome in route.outcomes {
-                if let answerer = outcome.answerer as? any RPCAnswerer, answerer.method == path { return answerer }
+                if let answerer = outcome.answerer as? any RPCAnswerer, answerer.knows(path) { return answerer }
             }
         }
         return nil
@@ -90,7 +90,7 @@ extension RoutedNetwork {
     func callSend(_ message: Data, on id: Int) async throws(TransportError) {
         guard let call = streams[id]?.call else { throw .connectionReset }
         let now = await clock.now()
-        let json = try? call.answerer.requestJSON(message).get()
+        let json = try? call.answerer.requestJSON(message, of: call.answerer.method).get()
         let text = json.map { String(decoding: $0.jsonData, as: UTF8.self) } ?? message.base64EncodedString()
         streams[id]!.exchange.stream?.append(StreamChunk(time: now, text: text, sent: true, binary: json == nil ? true : nil))
         let asRequest = NetworkRequest(method: .post, url: URL(string: streams[id]!.exchange.url) ?? URL(string: "https://call.invalid")!,

@@ -223,7 +223,7 @@ public actor RoutedNetwork: NetworkService {
             }
             // A WebSocket handshake opens the answerer's conversation instead (RoutedNetwork+WebSockets.swift), and a
             // gRPC call its method's (RoutedNetwork+RPC.swift).
-            if let answerer = outcome.answerer, !request.isWebSocketHandshake, !(call && answerer is any RPCAnswerer) {
+            if let answerer = outcome.answerer, outcome.isResponse, !request.isWebSocketHandshake, !(call && answerer is any RPCAnswerer) {
                 let answer = await answerer.answer(request, state: answererState(of: routes[index].name, answerer))
                 outcome.result = .response(answer.response)
                 if let refusal = answer.refusal {
