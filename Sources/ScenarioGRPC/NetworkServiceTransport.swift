@@ -11,6 +11,7 @@ import Synchronization
 /// A call opens once its first message is written (or the client ends its side without one): the network matches a
 /// call by that message, as it matches a request by its body.
 public struct NetworkServiceTransport: ClientTransport {
+    /// Messages as byte arrays: the network service carries each as `Data`.
     public typealias Bytes = [UInt8]
 
     /// No retry throttling: the network service's answers are what a test asked for.

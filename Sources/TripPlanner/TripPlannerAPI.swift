@@ -2,9 +2,9 @@ import Foundation
 import HTTPTypes
 import Services
 
-/// The planner's GraphQL API: queries and mutations as `POST /graphql` (GraphQL over HTTP), vehicle positions as a
-/// subscription over `wss://…/graphql` (`graphql-transport-ws`). Written by hand, as a small app would without a
-/// GraphQL client library: the documents below are all it sends.
+/// The planner's GraphQL API: queries and mutations as `POST /graphql` (GraphQL over HTTP). Written by hand, as a small
+/// app would without a GraphQL client library: the documents below are all it sends. (Vehicle positions come from the
+/// operator's gRPC service, through the generated `Transit_Vehicles.Client`.)
 struct TripPlannerAPI {
     static let tripFields = "id departs minutes from { name } to { name } vehicle { __typename id name }"
     static let search = "query Search($from: ID!, $to: ID!) { trips(from: $from, to: $to) { \(tripFields) } }"
@@ -12,7 +12,6 @@ struct TripPlannerAPI {
     static let saved = "query Saved { saved { id note trip { \(tripFields) } } }"
     static let save = "mutation Save($input: SaveInput!) { saveTrip(input: $input) { id note trip { \(tripFields) } } }"
     static let forget = "mutation Forget($id: ID!) { forgetTrip(id: $id) }"
-    static let positions = "subscription Positions($vehicle: ID!) { vehiclePositions(vehicle: $vehicle) { lat lon delayMinutes } }"
 
     /// A trip as the documents above select it.
     struct TripData: Decodable {
@@ -43,20 +42,6 @@ struct TripPlannerAPI {
         var errors: [Problem]?
     }
 
-    /// A `graphql-transport-ws` message from the server.
-    struct SocketMessage: Decodable {
-        struct Payload: Decodable {
-            struct Positions: Decodable {
-                struct Position: Decodable { var lat: Double; var lon: Double; var delayMinutes: Int }
-                var vehiclePositions: Position
-            }
-            var data: Positions?
-        }
-        var type: String
-        var id: String?
-        var payload: Payload?
-    }
-
     let base: URL
 
     var endpoint: URL { base.appendingPathComponent("graphql") }
@@ -66,16 +51,5 @@ struct TripPlannerAPI {
         let body = JSONValue.object(["query": .string(query), "operationName": .string(name), "variables": .object(variables)])
         return NetworkRequest(method: .post, url: endpoint, headerFields: [.contentType: "application/json", .accept: "application/json"],
                               body: body.jsonData)
-    }
-
-    /// The subscription socket: `wss://…/graphql`.
-    func socket() -> NetworkRequest {
-        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
-        components?.scheme = "wss"
-        return NetworkRequest(method: .get, url: components?.url ?? endpoint, headerFields: [HTTPField.Name("Sec-WebSocket-Protocol")!: "graphql-transport-ws"])
-    }
-
-    static func message(_ fields: [String: JSONValue]) -> WebSocketMessage {
-        .text(String(decoding: JSONValue.object(fields).jsonData, as: UTF8.self))
     }
 }

@@ -1,5 +1,7 @@
+@testable import Fakes
 import Foundation
 import ScenarioFormat
+import Services
 import Testing
 
 /// A gRPC route's problems are found at load, each at its line with what to write instead.
@@ -58,5 +60,35 @@ import Testing
         let catalog = ScenarioCatalog.load(from: [directory.deletingLastPathComponent()], models: ["TripPlanner"])
         let message = try #require(catalog.problems["transit"]?.first?.message)
         #expect(message.contains("'transit.proto' is not a descriptor set") && message.contains("protoc --descriptor_set_out=FILE --include_imports"), "\(message)")
+    }
+}
+
+/// A child scenario's route that extends a gRPC route and writes its own `grpc` answers with it.
+@Suite struct GRPCPatchTests {
+    @Test func aPatchWithItsOwnGRPCReplacesTheParentsAnswer() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-patch-\(UUID().uuidString)")
+        for name in ["transit", "transit-down"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: transitDescriptors, to: root.appendingPathComponent("\(name)/transit.pb"))
+        }
+        try Data(scenario(routes: """
+            - name: locate
+              request: {url: https://vehicles.example/transit.Vehicles/Locate}
+              response: {grpc: {descriptors: transit.pb, messages: [{value: {vehicle: parent}}]}}
+            """).utf8).write(to: root.appendingPathComponent("transit/scenario.yaml"))
+        try Data("""
+            extends: transit
+            description: The operator is down.
+            network:
+              routes:
+                - extends: locate
+                  request: {url: https://vehicles.example/transit.Vehicles/Locate}
+                  response: {grpc: {descriptors: transit.pb, status: {code: UNAVAILABLE, message: down}}}
+            """.utf8).write(to: root.appendingPathComponent("transit-down/scenario.yaml"))
+        let catalog = ScenarioCatalog.load(from: [root], models: ["TripPlanner"])
+        #expect(catalog.problems.isEmpty, "\(catalog.problems)")
+        let route = try #require(catalog.scenarios["transit-down"]?.routes.first)
+        let answerer = try #require(route.outcomes.first?.answerer as? any RPCAnswerer)
+        #expect(answerer.script.status == RPCStatus(code: 14, message: "down") && answerer.script.messages.isEmpty)
     }
 }

@@ -72,14 +72,17 @@ export function streamsPanel(base) {
       if (await attempt(() => api("POST", `${base}/streams/${number}/push`, body))) data.value = "";
     } },
     eventName, data,
-    el("button", { type: "submit", class: "primary" }, "Send"),
+    el("button", { type: "submit", class: "primary", "data-send": number }, "Send"),
     el("button", { type: "button", "data-close": number, onclick: () => end({}) }, "Close"),
     el("button", { type: "button", "data-drop": number, title: "Break the stream off with connectionReset", onclick: () => end({ fault: "connectionReset" }) }, "Drop"));
     const node = el("li", { class: "stream", "data-stream": number }, what, progress, lastTitle, last, form);
     function showStream(stream) {
       kind = stream.kind;
-      // Only a server-sent event has an event name; any other streamed body takes the text as it is.
+      // Only a server-sent event has an event name; any other streamed body takes the text as it is. A gRPC call's
+      // messages are protobuf its route writes, so nothing is pushed into one: it can only be closed or dropped.
       eventName.hidden = kind !== "events";
+      data.hidden = kind === "rpc";
+      form.querySelector("[data-send]").hidden = kind === "rpc";
       data.placeholder = kind === "events" ? "data" : "text";
       what.replaceChildren(
         el("strong", { class: "mono", "data-field": "route" }, stream.route || "no route"),
