@@ -261,6 +261,7 @@ let package = Package(
             "ScenarioGRPC", "GRPCFakes", "SessionRuntime", "ScenarioFormat", "LiveServices", "Fakes", "Services", "TripPlanner",
             .product(name: "GRPCCore", package: "grpc-swift-2"), .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // The example suite users copy: FeedReader and Ratings tested through scenarios only, in parallel.
         .testTarget(name: "ExampleSuiteTests", dependencies: [
