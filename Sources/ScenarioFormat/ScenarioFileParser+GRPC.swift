@@ -82,14 +82,7 @@ extension ScenarioFileParser {
         for (index, item) in (reader.sequence(node, at: path, of: "messages") ?? []).enumerated() {
             let place = "\(path)[\(index)]"
             guard let keys = reader.mapping(item, at: place, allowed: Self.grpcMessageKeys, required: ["value"]) else { continue }
-            let previous = sends.last?.offset ?? .zero
-            var at = previous
-            if let atNode = keys["at"], let given = offset(atNode, at: "\(place).at") {
-                if given < previous {
-                    reader.report("\(place).at is \(DurationText.format(given)), before the previous message's \(DurationText.format(previous)); list messages in the order they are sent.", at: atNode)
-                }
-                at = given
-            }
+            let at = messageOffset(keys["at"], after: sends.last?.offset ?? .zero, at: place)
             let json = reader.json(keys["value"]!)
             do {
                 sends.append(RPCScript.Send(offset: at, message: try codec.encode(json, type: type), json: json))

@@ -115,6 +115,16 @@ extension ScenarioFileParser {
         DurationText.parse(text.hasPrefix("+") ? String(text.dropFirst()) : text)
     }
 
+    /// A message's offset (a WebSocket's or a gRPC call's): `node`'s, or the previous message's when none is written;
+    /// one before the previous message's is a problem, since messages are listed in the order they are sent.
+    mutating func messageOffset(_ node: Node?, after previous: Duration, at place: String) -> Duration {
+        guard let node, let given = offset(node, at: "\(place).at") else { return previous }
+        if given < previous {
+            reader.report("\(place).at is \(DurationText.format(given)), before the previous message's \(DurationText.format(previous)); list messages in the order they are sent.", at: node)
+        }
+        return given
+    }
+
     /// An offset from the stream's opening: `200ms`, `+1.5s`.
     mutating func offset(_ node: Node, at path: String) -> Duration? {
         guard let text = node.scalar?.string, let duration = Self.offset(written: text) else {

@@ -53,14 +53,7 @@ extension ScenarioFileParser {
         for (index, item) in (reader.sequence(node, at: path, of: "messages") ?? []).enumerated() {
             let place = "\(path)[\(index)]"
             guard let keys = reader.mapping(item, at: place, allowed: Self.webSocketMessageKeys) else { continue }
-            let previous = sends.last?.offset ?? .zero
-            var at = previous
-            if let atNode = keys["at"], let given = offset(atNode, at: "\(place).at") {
-                if given < previous {
-                    reader.report("\(place).at is \(DurationText.format(given)), before the previous message's \(DurationText.format(previous)); list messages in the order they are sent.", at: atNode)
-                }
-                at = given
-            }
+            let at = messageOffset(keys["at"], after: sends.last?.offset ?? .zero, at: place)
             let bodies = ["text", "json", "binary"].filter { keys[$0] != nil }
             guard bodies.count == 1 else {
                 reader.report("\(place) needs one of 'text', 'json' or 'binary', got \(bodies.isEmpty ? "none" : bodies.map { "'\($0)'" }.joined(separator: " and ")).", at: item)
