@@ -155,3 +155,38 @@ def test_a_pushed_chunk_shows_as_text_and_drop_breaks_the_stream_off(streams):
     wait(browser, lambda: f"has no open stream {number}" in banner_text(browser), "the refusal in the banner")
     assert f"POST /v1/sessions/dropped/streams/{number}/close" in banner_text(browser), banner_text(browser)
     shoot(browser, "streams-05-refused")
+
+
+def test_a_followed_vehicles_grpc_call_is_listed_without_a_push_and_close_ends_it_ok(streams):
+    """trips-happy's follow opens the operator's gRPC stream: the panel lists it as kind rpc with its messages as JSON,
+    offers no field to push into it (its messages are protobuf its route writes), and Close ends it with OK, which the
+    Model reads as the trip's end."""
+    daemon, bridge, browser = streams
+    daemon.session("trips-happy", "trips")
+    daemon.act("trips", "follow", tripID="t-0912")
+    daemon.call("POST", "/v1/sessions/trips/clock/advance", expect=200, json={"by": "30s"})
+    listed = daemon.call("GET", "/v1/sessions/trips/streams", expect=200).json()["streams"]
+    calls = [stream for stream in listed if stream["kind"] == "rpc"]
+    assert len(calls) == 1 and calls[0]["delivered"] == 1, listed
+    number = calls[0]["stream"]
+    browser.get(bridge.page("trips"))
+    wait(browser, lambda: (open_stream(browser, number) or {}).get("kind") == "rpc", "the gRPC call in the panel")
+    shown = open_stream(browser, number)
+    assert shown["route"] == "vehicle-positions", shown
+    assert shown["request"] == "POST https://vehicles.example/transit.Vehicles/Follow", shown
+    assert '"lat":59.9111' in shown["last"], shown
+    item = browser.find_element(By.CSS_SELECTOR, f'#streams li[data-stream="{number}"]')
+    assert not item.find_element(By.NAME, "data").is_displayed()
+    assert not item.find_element(By.CSS_SELECTOR, "button[type=submit]").is_displayed()
+    shoot(browser, "streams-06-grpc")
+
+    item.find_element(By.CSS_SELECTOR, f'button[data-close="{number}"]').click()
+    wait(browser, lambda: open_stream(browser, number) is None, "the closed call to leave the panel")
+    wait(browser, lambda: (daemon.state("trips").get("following") or {}).get("ended") is True, "the Model to read the call's end")
+    following = daemon.state("trips")["following"]
+    assert following["updates"] == 1 and daemon.state("trips").get("error") is None, following
+    entry = daemon.journal("trips")[-1]
+    assert entry["stream"]["kind"] == "rpc" and entry["stream"]["close"] == {"code": 0, "reason": ""}, entry
+    assert banner_text(browser) == ""
+    errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == [], errors
