@@ -111,7 +111,10 @@ package struct ProtobufJSON: Sendable {
             return type?.value.first { $0.number == number }.map { .string($0.name) } ?? .int(Int(number))
         case .fixed32: return .int(Int(try reader.fixed32(at: path)))
         case .sfixed32: return .int(Int(Int32(bitPattern: try reader.fixed32(at: path))))
-        case .float: return Self.json(Double(Float(bitPattern: try reader.fixed32(at: path))))
+        case .float:
+            // Through the float's shortest text, as swift-protobuf writes it: 0.1f is 0.1, not 0.10000000149011612.
+            let value = Float(bitPattern: try reader.fixed32(at: path))
+            return Self.json(value.isFinite ? Double(value.description) ?? Double(value) : Double(value))
         case .fixed64: return .string(String(try reader.fixed64(at: path)))
         case .sfixed64: return .string(String(Int64(bitPattern: try reader.fixed64(at: path))))
         case .double: return Self.json(Double(bitPattern: try reader.fixed64(at: path)))
@@ -124,7 +127,7 @@ package struct ProtobufJSON: Sendable {
         }
     }
 
-    /// A double as JSON: a whole number as an integer, as JSON writers do; NaN and the infinities as proto3's strings.
+    /// A double as JSON; NaN and the infinities as proto3's strings.
     private static func json(_ value: Double) -> JSONValue {
         if value.isNaN { return .string("NaN") }
         if value.isInfinite { return .string(value > 0 ? "Infinity" : "-Infinity") }
@@ -258,7 +261,10 @@ package struct ProtobufJSON: Sendable {
         case .fixed64:
             if case .string(let text) = value, let number = UInt64(text) { writer.fixed64(number) } else { writer.fixed64(UInt64(try integer(0...Int64.max))) }
         case .sfixed64: writer.fixed64(UInt64(bitPattern: try integer(Int64.min...Int64.max)))
-        case .float: writer.fixed32(Float(try double()).bitPattern)
+        case .float:
+            let number = try double()
+            guard !number.isFinite || Float(number).isFinite else { throw RPCDecodingError("\(path) is \(number), past the largest float") }
+            writer.fixed32(Float(number).bitPattern)
         case .double: writer.fixed64(try double().bitPattern)
         case .string:
             guard case .string(let text) = value else { throw RPCDecodingError("\(path) must be a string; got \(value.displayText)") }

@@ -70,6 +70,8 @@ extension LiveNetwork {
                 }
                 transport.beginGracefulShutdown()
             }
+            // The call is over: a later send fails rather than wait in a buffer no one reads.
+            sending.finish()
         }
         return RPCCall(channel: LiveCallChannel(inbound: inbound, sending: sending, call: call))
     }
@@ -88,12 +90,17 @@ private final class LiveCallChannel: RPCChannel {
     }
 
     func receive() async throws(TransportError) -> RPCEvent? {
+        // One reader at a time (the session's relay): each iterator reads the stream's one buffer.
         var events = inbound.makeAsyncIterator()
+        let event: RPCEvent?
         do {
-            return try await events.next()
+            event = try await events.next()
         } catch {
             throw Task.isCancelled ? .cancelled : .connectionReset
         }
+        // A cancelled read ends the stream with nil: that is the reader's cancellation, not the server's end.
+        if event == nil, Task.isCancelled { throw .cancelled }
+        return event
     }
 
     func send(_ message: Data) async throws(TransportError) {

@@ -69,7 +69,7 @@ struct RoutePatch {
             var response: NetworkResponse
             if case .response(let parent) = parent {
                 response = parent
-            } else if !responseKeys.isDisjoint(with: ["status", "body", "bodyFile", "stream", "webSocket"]) {
+            } else if !responseKeys.isDisjoint(with: ["status", "body", "bodyFile", "stream", "webSocket", "graphql", "grpc"]) {
                 response = NetworkResponse(status: 200)
             } else {
                 break
@@ -86,7 +86,12 @@ struct RoutePatch {
             }
             if responseKeys.contains("webSocket") { changed.webSocket = patch.webSocket }
             // A GraphQL endpoint or a gRPC method's answer is worked out per request: the patch's replaces the parent's.
-            if !responseKeys.isDisjoint(with: ["graphql", "grpc"]) { changed.answerer = patch.answerer }
+            if !responseKeys.isDisjoint(with: ["graphql", "grpc"]) {
+                changed.answerer = patch.answerer
+            } else if !responseKeys.isDisjoint(with: ["status", "body", "bodyFile", "stream", "webSocket"]) {
+                // A plain answer written over one: the patch's status or body is what is sent.
+                changed.answerer = nil
+            }
             changed.result = .response(response)
             changed.template = changingTemplate(outcome.template, by: patch.template, headers: given.head.headerFields)
         }

@@ -42,6 +42,8 @@ extension ScenarioFileParser {
         if let repliesNode = keys["replies"] {
             if !method.clientStreaming {
                 reader.report("\(path).replies answer a client's later messages, and \(method.path) takes one request message; write its answer under 'messages'.", at: repliesNode)
+            } else if !method.serverStreaming {
+                reader.report("\(path).replies would send more messages, and \(method.path) answers one; write it under 'messages' (it is sent once the client ends its stream).", at: repliesNode)
             }
             for (index, item) in (reader.sequence(repliesNode, at: "\(path).replies", of: "replies") ?? []).enumerated() {
                 let place = "\(path).replies[\(index)]"

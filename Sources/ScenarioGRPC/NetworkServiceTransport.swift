@@ -88,7 +88,7 @@ private final class ShutdownSignal: Sendable {
 }
 
 /// One call's opening: its metadata until the first message (or the client's end) opens it on the network, then
-/// its channel, or why it could not open.
+/// its channel, or why it could not open (or was given up).
 private actor CallOpening {
     private enum State {
         case gathering(HTTPFields)
@@ -100,8 +100,11 @@ private actor CallOpening {
     private let url: URL
     private var state = State.gathering([:])
     private var waiters: [CheckedContinuation<Void, Never>] = []
-    /// A status the client reads once (a call that failed to open) before its responses end.
+    /// A status the client reads once (a call that failed to open, or was given up) before its responses end.
     private var failureRead = false
+    /// The client let go (its call ended or was cancelled) while the call was opening: the channel, once there, is
+    /// let go at once.
+    private var released = false
 
     init(network: any NetworkService, url: URL) {
         self.network = network
@@ -124,15 +127,24 @@ private actor CallOpening {
         case (.message(let bytes), .open(let channel)):
             do { try await channel.send(Data(bytes)) } catch { throw RPCError(code: .unavailable, message: "the call has ended: \(error)") }
         case (.message, .failed(let error)):
-            throw RPCError(code: .unavailable, message: "the call could not open: \(error)")
+            throw RPCError(code: error == .cancelled ? .cancelled : .unavailable, message: "the call could not open: \(error)")
         case (.metadata, _):
             break
         }
     }
 
+    /// The client ended its side: a call not yet open opens now, without a first message.
     func finish() async {
         if case .gathering(let fields) = state { await open(fields, first: nil) }
         if case .open(let channel) = state { await channel.finishSending() }
+    }
+
+    /// The client's requests failed (its producer threw, or it was cancelled): the call is given up, not ended, so
+    /// the client reads `CANCELLED` rather than what the server would have answered a finished call.
+    func abandon() {
+        if case .open(let channel) = state { channel.consumerLeft() }
+        state = .failed(.cancelled)
+        resumeWaiters()
     }
 
     private func open(_ fields: HTTPFields, first: Data?) async {
@@ -140,19 +152,34 @@ private actor CallOpening {
         request.head.headerFields = fields
         request.head.headerFields[.contentType] = "application/grpc"
         do throws(TransportError) {
-            state = .open(try await network.rpc(request, first: first).channel)
+            let channel = try await network.rpc(request, first: first).channel
+            // Given up while it opened: the call is let go as soon as it is there.
+            guard case .gathering = state, !released else {
+                channel.consumerLeft()
+                return
+            }
+            state = .open(channel)
         } catch {
-            state = .failed(error)
+            if case .gathering = state { state = .failed(error) }
         }
+        resumeWaiters()
+    }
+
+    private func resumeWaiters() {
         for waiter in waiters { waiter.resume() }
         waiters = []
     }
 
     /// The server's next part: after the call opened, its channel's; a call that could not open ends with
-    /// `UNAVAILABLE` (or `CANCELLED`), as an HTTP/2 transport's does when its connection fails.
+    /// `UNAVAILABLE` (or `CANCELLED`), as an HTTP/2 transport's does when its connection fails. A reader cancelled
+    /// while the call waits for its first message gives the call up.
     func next() async throws -> RPCResponsePart<[UInt8]>? {
         while case .gathering = state {
-            await withCheckedContinuation { waiters.append($0) }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { waiters.append($0) }
+            } onCancel: {
+                Task { await self.abandon() }
+            }
         }
         switch state {
         case .gathering:
@@ -166,6 +193,7 @@ private actor CallOpening {
             do {
                 event = try await channel.receive()
             } catch {
+                channel.consumerLeft()
                 state = .failed(error)
                 return try await next()
             }
@@ -184,10 +212,10 @@ private actor CallOpening {
     }
 
     private func release() {
+        released = true
         if case .open(let channel) = state { channel.consumerLeft() }
-        for waiter in waiters { waiter.resume() }
-        waiters = []
         if case .gathering = state { state = .failed(.cancelled) }
+        resumeWaiters()
     }
 }
 
@@ -216,7 +244,7 @@ private struct CallRequests: ClosableRPCWriterProtocol {
         for element in elements { try await call.write(element) }
     }
     func finish() async { await call.finish() }
-    func finish(throwing error: any Error) async { await call.finish() }
+    func finish(throwing error: any Error) async { await call.abandon() }
 }
 
 /// A call's response parts, read by grpc-swift.

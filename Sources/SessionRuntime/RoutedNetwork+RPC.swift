@@ -88,8 +88,9 @@ extension RoutedNetwork {
     /// The client's later message on call `id`: journaled, and answered by the first reply whose matcher takes its
     /// JSON form.
     func callSend(_ message: Data, on id: Int) async throws(TransportError) {
-        guard let call = streams[id]?.call else { throw .connectionReset }
         let now = await clock.now()
+        // Read after the clock: the call may have ended (the Model let go) while the clock was asked.
+        guard let call = streams[id]?.call else { throw .connectionReset }
         let json = try? call.answerer.requestJSON(message, of: call.answerer.method).get()
         let text = json.map { String(decoding: $0.jsonData, as: UTF8.self) } ?? message.base64EncodedString()
         streams[id]!.exchange.stream?.append(StreamChunk(time: now, text: text, sent: true, binary: json == nil ? true : nil))
@@ -111,9 +112,10 @@ extension RoutedNetwork {
 
     /// The client ended its side of call `id`: a status that waits for that comes once the messages due have gone.
     func callFinishSending(_ id: Int) async {
+        let now = await clock.now()
         guard let call = streams[id]?.call, streams[id]!.ending == nil else { return }
         let script = call.answerer.script
-        streams[id]!.ending = .init(due: max(await clock.now(), call.lastDue), end: .close, status: (script.status, script.trailers))
+        streams[id]!.ending = .init(due: max(now, call.lastDue), end: .close, status: (script.status, script.trailers))
         wake(id)
     }
 }

@@ -264,6 +264,8 @@ extension RoutedNetwork {
         } else {
             await end(id, how: .cancelled)
         }
+        // No one is left to read how a gRPC call ended.
+        endedCalls[id] = nil
     }
 
     /// Breaks every open stream with `error` at its reader's next read (the session went offline).

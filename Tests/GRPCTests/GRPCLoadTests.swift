@@ -1,5 +1,6 @@
 @testable import Fakes
 import Foundation
+import HTTPTypes
 import ScenarioFormat
 import Services
 import Testing
@@ -44,6 +45,9 @@ import Testing
         #expect(unary.first?.contains("/transit.Vehicles/Locate answers one message and this answer has 0") == true, "\(unary)")
         let replies = try Self.problems("grpc: {descriptors: transit.pb, replies: [{when: {bodyFields: {/stop: a}}, send: []}]}")
         #expect(replies.first?.contains("replies answer a client's later messages, and /transit.Vehicles/Follow takes one request message") == true, "\(replies)")
+        let more = try Self.problems("grpc: {descriptors: transit.pb, messages: [{value: {}}], replies: [{when: {bodyFields: {/stop: a}}, send: [{value: {}}]}]}",
+                                     url: "https://vehicles.example/transit.Vehicles/Report")
+        #expect(more.first?.contains("replies would send more messages, and /transit.Vehicles/Report answers one") == true, "\(more)")
         let late = try Self.problems("grpc: {descriptors: transit.pb, messages: [{at: +3s, value: {}}], status: {code: OK, at: +1s}}")
         #expect(late.first?.contains("status.at is 1s, before the last message's 3s") == true, "\(late)")
     }
@@ -90,5 +94,32 @@ import Testing
         let route = try #require(catalog.scenarios["transit-down"]?.routes.first)
         let answerer = try #require(route.outcomes.first?.answerer as? any RPCAnswerer)
         #expect(answerer.script.status == RPCStatus(code: 14, message: "down") && answerer.script.messages.isEmpty)
+    }
+
+    @Test func aPatchWithAPlainStatusAnswersWithIt() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-patch-\(UUID().uuidString)")
+        for name in ["transit", "transit-down"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: transitDescriptors, to: root.appendingPathComponent("\(name)/transit.pb"))
+        }
+        try Data(scenario(routes: """
+            - name: locate
+              request: {url: https://vehicles.example/transit.Vehicles/Locate}
+              response: {grpc: {descriptors: transit.pb, messages: [{value: {vehicle: parent}}]}}
+            """).utf8).write(to: root.appendingPathComponent("transit/scenario.yaml"))
+        try Data("""
+            extends: transit
+            description: The operator's gateway answers 503.
+            network:
+              routes:
+                - extends: locate
+                  response: {status: 503}
+            """.utf8).write(to: root.appendingPathComponent("transit-down/scenario.yaml"))
+        let catalog = ScenarioCatalog.load(from: [root], models: ["TripPlanner"])
+        #expect(catalog.problems.isEmpty, "\(catalog.problems)")
+        let outcome = try #require(catalog.scenarios["transit-down"]?.routes.first?.outcomes.first)
+        #expect(outcome.answerer == nil)
+        guard case .response(let response) = outcome.result else { Issue.record("not a response"); return }
+        #expect(response.head.status.code == 503)
     }
 }

@@ -229,4 +229,20 @@ import TripPlanner
         #expect(await journal.all.first?.stream?.close == WebSocketClose(code: 0))
         #expect(await #expect(throws: RoutedNetwork.StreamSteeringError.self) { try await network.close(open[0].sequence, with: .close) } == .notOpen)
     }
+
+    @Test func aClientWhoseRequestsFailGivesTheCallUpInsteadOfEndingIt() async throws {
+        let (network, _, journal) = try network(scenario(routes: Self.routes))
+        struct Refused: Error {}
+        try await Self.client(network) { vehicles in
+            // The route would answer a finished stream with its summary; a producer that throws must not get it.
+            await #expect(throws: (any Error).self) {
+                try await vehicles.report(requestProducer: { writer in
+                    try await writer.write(.with { $0.vehicle = "bus-100" })
+                    throw Refused()
+                })
+            }
+        }
+        try await until { await journal.all.first?.stream?.state == .cancelled }
+        #expect(await journal.all.first?.stream?.chunks.isEmpty == true)
+    }
 }
