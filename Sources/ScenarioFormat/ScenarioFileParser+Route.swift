@@ -273,21 +273,15 @@ extension ScenarioFileParser {
             }
             let metadata = keys["headers"].map { headerMap($0, at: "\(path).headers") } ?? [:]
             guard let endpoint = parseGRPC(grpcNode, at: "\(path).grpc", url: routeURL), reader.problems.count == problemsBefore else { return nil }
-            var fields = HTTPFields()
-            for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
-                if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
-            }
+            var fields = Self.fields(metadata)
             fields[.contentType] = "application/grpc"
             var outcome = RouteOutcome(.response(NetworkResponse(status: 200, headerFields: fields)), delay: delay, after: after)
             outcome.answerer = endpoint
             return outcome
         }
         let status = keys["status"].flatMap { reader.int($0, at: "\(path).status", in: 100...599) } ?? (keys["webSocket"] != nil ? 101 : 200)
-        var fields = HTTPFields()
         let headers = keys["headers"].map { headerMap($0, at: "\(path).headers") } ?? [:]
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
-        }
+        var fields = Self.fields(headers)
         var body = Data()
         var stream: StreamScript?
         var chunks: [ParsedChunk] = []
@@ -336,6 +330,15 @@ extension ScenarioFileParser {
         guard reader.problems.count == problemsBefore else { return nil }
         return RouteOutcome(.response(NetworkResponse(status: status, headerFields: fields, body: body)), delay: delay, after: after,
                             template: template, stream: stream, webSocket: webSocket)
+    }
+
+    /// A header map as fields, in name order (headerMap has reported names that are not field names).
+    static func fields(_ headers: [String: String]) -> HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        return fields
     }
 
     /// The body (inline or its `bodyFile`) and every header value holding a `{{tag}}`, compiled; each problem is placed

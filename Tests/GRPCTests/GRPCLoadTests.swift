@@ -69,7 +69,9 @@ import Testing
 
 /// A child scenario's route that extends a gRPC route and writes its own `grpc` answers with it.
 @Suite struct GRPCPatchTests {
-    @Test func aPatchWithItsOwnGRPCReplacesTheParentsAnswer() async throws {
+    /// A root with `transit` (its `locate` route answering from the descriptor set) and an empty `transit-down`
+    /// directory beside it, both holding the set: the child's scenario.yaml is each test's own.
+    static func parentBesideChild() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-patch-\(UUID().uuidString)")
         for name in ["transit", "transit-down"] {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
@@ -80,6 +82,11 @@ import Testing
               request: {url: https://vehicles.example/transit.Vehicles/Locate}
               response: {grpc: {descriptors: transit.pb, messages: [{value: {vehicle: parent}}]}}
             """).utf8).write(to: root.appendingPathComponent("transit/scenario.yaml"))
+        return root
+    }
+
+    @Test func aPatchWithItsOwnGRPCReplacesTheParentsAnswer() async throws {
+        let root = try Self.parentBesideChild()
         try Data("""
             extends: transit
             description: The operator is down.
@@ -97,16 +104,7 @@ import Testing
     }
 
     @Test func aPatchWithAPlainStatusAnswersWithIt() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-patch-\(UUID().uuidString)")
-        for name in ["transit", "transit-down"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: transitDescriptors, to: root.appendingPathComponent("\(name)/transit.pb"))
-        }
-        try Data(scenario(routes: """
-            - name: locate
-              request: {url: https://vehicles.example/transit.Vehicles/Locate}
-              response: {grpc: {descriptors: transit.pb, messages: [{value: {vehicle: parent}}]}}
-            """).utf8).write(to: root.appendingPathComponent("transit/scenario.yaml"))
+        let root = try Self.parentBesideChild()
         try Data("""
             extends: transit
             description: The operator's gateway answers 503.
