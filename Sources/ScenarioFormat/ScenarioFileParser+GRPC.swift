@@ -19,11 +19,16 @@ extension ScenarioFileParser {
               let setNode = keys["descriptors"], let setFile = reader.string(setNode, at: "\(path).descriptors"),
               let setBytes = fixture(setFile, at: "\(path).descriptors", node: setNode) else { return nil }
         let pool: DescriptorPool
-        do {
-            pool = try DescriptorPool(descriptorSet: setBytes)
-        } catch {
-            reader.report("\(path).descriptors '\(setFile)' \(error.message).", at: setNode)
-            return nil
+        if let known = descriptorPools[setBytes] {
+            pool = known
+        } else {
+            do {
+                pool = try DescriptorPool(descriptorSet: setBytes)
+            } catch {
+                reader.report("\(path).descriptors '\(setFile)' \(error.message).", at: setNode)
+                return nil
+            }
+            descriptorPools[setBytes] = pool
         }
         guard let url, let components = URLComponents(string: url), let scheme = components.scheme, ["http", "https"].contains(scheme) else {
             reader.report("\(path) answers a gRPC method, which the route's request.url names exactly: https://HOST/package.Service/Method (http for a plaintext server).", at: node)

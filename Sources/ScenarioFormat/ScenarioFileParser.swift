@@ -1,5 +1,6 @@
 import Fakes
 import Foundation
+import GRPCFakes
 import HTTPTypes
 import Services
 import Yams
@@ -16,6 +17,8 @@ struct ScenarioFileParser {
     var fixtureDirectories: [URL]
     /// The exact URL of the route being parsed, which names a gRPC answer's method.
     var routeURL: String?
+    /// The descriptor sets read so far, by their bytes: every gRPC route of a file names the same set, read once.
+    var descriptorPools: [Data: DescriptorPool] = [:]
 
     init(name: String, directory: URL, path: String, fixtures: FixtureReader, services: [ServiceDefinition]) {
         self.reader = NodeReader(file: path)
