@@ -42,7 +42,7 @@ struct MCPCommand: AsyncParsableCommand {
             await resources.unsubscribe(subscription.uri)
             return .init()
         }
-        try await server.start(transport: StdioLineTransport())
+        try await server.start(transport: StdioLineTransport(answering: DirectToolCalls(tools: tools)))
         await server.waitUntilCompleted()
     }
 

@@ -13,17 +13,29 @@ actor StdioLineTransport: Transport {
     private let messages: AsyncThrowingStream<Data, any Error>
     private let received: AsyncThrowingStream<Data, any Error>.Continuation
     private var reading = false
+    /// Tool calls, answered as they are read (``DirectToolCalls``); nil: every message goes to the SDK.
+    private let direct: DirectToolCalls?
 
-    init() {
+    init(answering direct: DirectToolCalls? = nil) {
         (messages, received) = AsyncThrowingStream.makeStream()
+        self.direct = direct
     }
 
     func connect() async throws {
         guard !reading else { return }
         reading = true
         let received = received
+        let direct = direct
         // A thread of its own, not one of the cooperative pool's: it spends its life blocked in read(2).
-        let reader = Thread { Self.readLines(from: STDIN_FILENO, into: received) }
+        let reader = Thread {
+            Self.readLines(from: STDIN_FILENO, endingAt: received) { line in
+                if let direct, let call = direct.request(in: line) {
+                    Task { try? await self.send(await direct.answer(call)) }
+                } else {
+                    received.yield(line)
+                }
+            }
+        }
         reader.name = "mcp-stdin"
         reader.start()
     }
@@ -53,8 +65,10 @@ actor StdioLineTransport: Transport {
         messages
     }
 
-    /// Reads `descriptor` until its end, handing on each non-empty line without its newline.
-    private static func readLines(from descriptor: Int32, into received: AsyncThrowingStream<Data, any Error>.Continuation) {
+    /// Reads `descriptor` until its end, handing each non-empty line without its newline to `line`; then finishes
+    /// `received`, with the error when reading failed.
+    private static func readLines(from descriptor: Int32, endingAt received: AsyncThrowingStream<Data, any Error>.Continuation,
+                                  _ line: (Data) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var pending: [UInt8] = []
         while true {
@@ -73,7 +87,7 @@ actor StdioLineTransport: Transport {
             pending.append(contentsOf: buffer[..<count])
             var lineStart = 0
             while let newline = pending[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
-                if newline > lineStart { received.yield(Data(pending[lineStart..<newline])) }
+                if newline > lineStart { line(Data(pending[lineStart..<newline])) }
                 lineStart = newline + 1
                 searchFrom = lineStart
             }
