@@ -57,6 +57,26 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
     /// found with them when they cannot serve.
     package init(sdl: String, data: JSONValue, mutations: [String: Mutation] = [:],
                  subscriptions: [String: [Event]] = [:]) throws(GraphQLEndpointProblems) {
+        try self.init(schema: Self.schema(sdl: sdl), data: data, mutations: mutations, subscriptions: subscriptions)
+    }
+
+    /// The endpoint for a schema ``schema(sdl:)`` made, which several endpoints may share; the rest as
+    /// ``init(sdl:data:mutations:subscriptions:)``.
+    package init(schema made: SchemaLifetime, data: JSONValue, mutations: [String: Mutation] = [:],
+                 subscriptions: [String: [Event]] = [:]) throws(GraphQLEndpointProblems) {
+        var (parsed, problems) = GraphQLData.parse(data, for: made.schema)
+        problems += GraphQLData.check(mutations, for: made.schema)
+        problems += Self.check(subscriptions, for: made.schema)
+        guard problems.isEmpty else { throw GraphQLEndpointProblems(problems: problems) }
+        parsed.mutations = mutations
+        self.data = parsed
+        self.subscriptions = subscriptions
+        self.lifetime = made
+    }
+
+    /// The executable schema of the SDL `sdl`, checked: every problem found in it when it cannot serve. Made once
+    /// for the routes of a scenario file that name one schema (building it is most of a scenario's load).
+    package static func schema(sdl: String) throws(GraphQLEndpointProblems) -> SchemaLifetime {
         let built: GraphQLSchema
         let unions: SDLUnions
         do {
@@ -88,14 +108,7 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
         }
         let schemaProblems = validateSchema(schema: made.schema).flatMap { Self.problems($0) }
         guard schemaProblems.isEmpty else { throw GraphQLEndpointProblems(problems: schemaProblems) }
-        var (parsed, problems) = GraphQLData.parse(data, for: made.schema)
-        problems += GraphQLData.check(mutations, for: made.schema)
-        problems += Self.check(subscriptions, for: made.schema)
-        guard problems.isEmpty else { throw GraphQLEndpointProblems(problems: problems) }
-        parsed.mutations = mutations
-        self.data = parsed
-        self.subscriptions = subscriptions
-        self.lifetime = made
+        return made
     }
 
     /// The scenario's subscriptions checked against the schema: each names a field of the subscription type.
@@ -171,7 +184,7 @@ package struct GraphQLEndpoint: Sendable, RequestAnswerer {
 }
 
 /// An executable schema's owner: its types are let go of with it (``ExecutableSchema/breakCycles(in:)``).
-final class SchemaLifetime: Sendable {
+package final class SchemaLifetime: Sendable {
     let schema: GraphQLSchema
 
     init(_ schema: GraphQLSchema) {

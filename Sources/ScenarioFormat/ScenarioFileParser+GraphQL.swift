@@ -38,7 +38,9 @@ extension ScenarioFileParser {
         let mutations = keys["mutations"].map { parseMutations($0, at: "\(path).mutations") } ?? [:]
         let subscriptions = keys["subscriptions"].map { parseSubscriptions($0, at: "\(path).subscriptions") } ?? [:]
         do {
-            return try GraphQLEndpoint(sdl: sdl, data: data, mutations: mutations, subscriptions: subscriptions)
+            let schema = graphQLSchemas[sdl] ?? Result { () throws(GraphQLEndpointProblems) in try GraphQLEndpoint.schema(sdl: sdl) }
+            graphQLSchemas[sdl] = schema
+            return try GraphQLEndpoint(schema: schema.get(), data: data, mutations: mutations, subscriptions: subscriptions)
         } catch {
             for problem in error.problems {
                 switch problem.part {

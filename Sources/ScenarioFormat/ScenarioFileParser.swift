@@ -1,6 +1,7 @@
 import Fakes
 import Foundation
 import GRPCFakes
+import GraphQLFakes
 import HTTPTypes
 import Services
 import Yams
@@ -19,6 +20,9 @@ struct ScenarioFileParser {
     var routeURL: String?
     /// The descriptor sets read so far, by their bytes: every gRPC route of a file names the same set, read once.
     var descriptorPools: [Data: DescriptorPool] = [:]
+    /// The GraphQL schemas made so far, by their SDL: the routes of a file that serve one schema (its queries and
+    /// its subscriptions) share it, made once, since making one is most of a scenario's load.
+    var graphQLSchemas: [String: Result<SchemaLifetime, GraphQLEndpointProblems>] = [:]
 
     init(name: String, directory: URL, path: String, fixtures: FixtureReader, services: [ServiceDefinition]) {
         self.reader = NodeReader(file: path)

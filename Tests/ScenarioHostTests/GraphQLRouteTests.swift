@@ -1,3 +1,4 @@
+import Fakes
 import Foundation
 import GraphQL
 @testable import GraphQLFakes
@@ -257,6 +258,19 @@ import Testing
         let mutations = try Self.catalog(scenario: Self.scenario.replacingOccurrences(of: "renameTrip: {update: Trip}", with: "renamTrip: {update: Trp}"))
         let mutationMessages = (mutations.problems["trips"] ?? []).map(\.message).joined(separator: "\n")
         #expect(mutationMessages.contains("Did you mean 'renameTrip'?") && mutationMessages.contains("Did you mean 'Trip'?"), "\(mutationMessages)")
+    }
+
+    /// Making a schema is most of a scenario's load (GraphQLSwift builds and validates it), so the routes of one file
+    /// that serve one schema (its queries and its subscriptions) share the one made, each with its own data.
+    @Test func theRoutesOfAFileThatServeOneSchemaShareIt() throws {
+        let catalog = try Self.catalog()
+        let endpoints = try #require(catalog.scenarios["trips"]).routes.flatMap(\.outcomes).compactMap { $0.answerer as? GraphQLEndpoint }
+        #expect(endpoints.count == 2, "\(endpoints.count) GraphQL answers")
+        #expect(endpoints.count == 2 && endpoints[0].schema === endpoints[1].schema, "each route made the schema again")
+        // Another file's routes make their own: a schema is shared within a file's load only.
+        let other = try Self.catalog()
+        let otherEndpoint = try #require(other.scenarios["trips"]?.routes.flatMap(\.outcomes).compactMap { $0.answerer as? GraphQLEndpoint }.first)
+        #expect(otherEndpoint.schema !== endpoints.first?.schema)
     }
 
     /// GraphQLSwift's types hold each other strongly, so a schema is never freed on its own: every catalog reload
