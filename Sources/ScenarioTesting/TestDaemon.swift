@@ -116,7 +116,7 @@ public final class TestDaemon: Sendable {
             throw ScenarioTestingError("cannot read the scenarios directory \(root.path); run the tests from the package directory or set SCENARIOD_SCENARIOS")
         }
         // Durable stores and recordings go to a directory of this daemon's own, removed with it.
-        let directory = URL(fileURLWithPath: "/tmp/scenario-testing-\(UUID().uuidString.prefix(8))")
+        let directory = scratchDirectory()
         // A test must not pass on a run its session did not own: an escape fails the step.
         let host = SessionHost(catalog: catalog, models: registry, stateDirectory: directory, escapePolicy: .fail)
         let responder = ControlResponder(host: host, configuration: ControlConfiguration(
@@ -133,7 +133,7 @@ public final class TestDaemon: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw ScenarioTestingError("no daemon executable at \(binary); build it (swift build), or set SCENARIOD_DAEMON to its name or path, or SCENARIOD_SOCKET to a running daemon's socket")
         }
-        let directory = URL(fileURLWithPath: "/tmp/scenario-testing-\(UUID().uuidString.prefix(8))")
+        let directory = scratchDirectory()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let socket = directory.appendingPathComponent("control.sock").path
         let process = Process()
