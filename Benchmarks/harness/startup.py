@@ -103,6 +103,7 @@ def main():
     parser.add_argument("--runs", type=int, default=31, help="starts per median (default 31)")
     parser.add_argument("--rounds", type=int, default=3, help="medians per binary, alternating (default 3)")
     parser.add_argument("--scenarios", help="a directory of more scenarios, read after the shipped ones")
+    parser.add_argument("--shipped", help="a directory read instead of the shipped scenarios (it must hold offline-demo)")
     arguments = parser.parse_args()
     repository = pathlib.Path(__file__).resolve().parents[2]
     directory = pathlib.Path(tempfile.mkdtemp(prefix="scenariod-startup-"))
@@ -112,7 +113,7 @@ def main():
         print(f"round {round_number}: C floor {median_ms(lambda index: [floor], directory, arguments.runs):.1f} ms")
         for binary in arguments.binaries:
             def command(index, binary=binary):
-                return [binary, "--scenarios", str(repository / "scenarios"), *extra, "--scenario", "offline-demo",
+                return [binary, "--scenarios", arguments.shipped or str(repository / "scenarios"), *extra, "--scenario", "offline-demo",
                         "--socket", str(directory / f"control-{index}.sock"),
                         "--state-directory", str(directory / "state"), "--log-target", "stderr"]
             print(f"  {binary}: {median_ms(command, directory, arguments.runs):.1f} ms", flush=True)

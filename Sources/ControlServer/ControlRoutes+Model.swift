@@ -92,9 +92,7 @@ extension ControlRoutes {
         for (path, unmatchedOnly) in [("/v1/sessions/:session/journal", false), ("/v1/sessions/:session/journal/unmatched", true)] {
             router.get(path) { _, context in
                 // The buffer itself is kept: a read of an unchanged journal sends it without a copy.
-                let body = try await session(context).journalBody(unmatchedOnly: unmatchedOnly) { journal in
-                    ByteBuffer(bytes: JournalBody.json(entries: journal.entries, dropped: journal.dropped, capacity: journal.capacity))
-                }
+                let body = try await session(context).journalBody(unmatchedOnly: unmatchedOnly, assemble: JournalResponse.body)
                 return JSONResponse.make(json: body)
             }
         }

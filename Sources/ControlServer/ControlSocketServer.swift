@@ -115,8 +115,8 @@ public struct ControlSocketServer: Service, CustomStringConvertible {
             }, configuration: .init())  // no idle timeout of Hummingbird's: RequestTimeoutHandler closes idle connections
         }
 
-        let settledStates = routes.host.settledStates
-        // Hummingbird's HTTP/1.1 pipeline, and state reads of settled sessions answered on the event loop. Both
+        let settledStates = routes.host.settledStates, journals = routes.host.journals
+        // Hummingbird's HTTP/1.1 pipeline, and state reads of settled sessions and journal reads answered on the event loop. Both
         // handlers of ours take NIOHTTP1's parts, before Hummingbird converts them, so the request timeout sees
         // the state reads answered there too. With an allow-list every request must reach the peer check, so then
         // every request goes to the router.
@@ -134,7 +134,7 @@ public struct ControlSocketServer: Service, CustomStringConvertible {
                     try pipeline.addHandler(EventStreamHeartbeat(), position: .before(conversion))
                     let connection = Connection(http: http, channel: value)
                     guard !access.isRestricted else { return connection }
-                    try pipeline.addHandler(SettledStateResponder(states: settledStates, metrics: metrics), position: .before(conversion))
+                    try pipeline.addHandler(DirectReadResponder(states: settledStates, journals: journals, metrics: metrics), position: .before(conversion))
                     return connection
                 }
             }

@@ -23,8 +23,10 @@ final class DaemonMetrics: Sendable {
     private let threads: Gauge
     /// What every session's stores hold, by store (`journal`, `history`, `events`, `recording`).
     private let heldBytes: [(store: HeldBytes.Store, gauge: Gauge)]
-    /// State reads answered on the event loop (``SettledStateResponder``): counters made once, for the hot path.
+    /// State reads answered on the event loop (``DirectReadResponder``): counters made once, for the hot path.
     private let settledReads: (ok: Counter, notModified: Counter)
+    /// Journal reads answered on the event loop (``DirectReadResponder``), all and unmatched only.
+    private let directJournalReads: (all: Counter, unmatched: Counter)
     /// Connections open now, counted as they open and close.
     private let openConnections = Atomic<Int>(0)
     /// The host's count of dropped events as last reported, so the counter goes up by what was dropped since.
@@ -53,6 +55,8 @@ final class DaemonMetrics: Sendable {
         let read = [("method", "GET"), ("route", Self.stateRoute)]
         settledReads = (registry.makeCounter(descriptor: Self.requests, labels: read + [("status", "200")]),
                         registry.makeCounter(descriptor: Self.requests, labels: read + [("status", "304")]))
+        let journal = { (route: String) in registry.makeCounter(descriptor: Self.requests, labels: [("method", "GET"), ("route", route), ("status", "200")]) }
+        directJournalReads = (journal("/v1/sessions/{session}/journal"), journal("/v1/sessions/{session}/journal/unmatched"))
     }
 
     /// Counts one answered request: `route` is the endpoint's path template (`/v1/sessions/{session}/state`), or
@@ -63,6 +67,10 @@ final class DaemonMetrics: Sendable {
 
     func countSettledStateRead(notModified: Bool) {
         (notModified ? settledReads.notModified : settledReads.ok).increment()
+    }
+
+    func countDirectJournalRead(unmatchedOnly: Bool) {
+        (unmatchedOnly ? directJournalReads.unmatched : directJournalReads.all).increment()
     }
 
     /// The state read's route as the router names it.

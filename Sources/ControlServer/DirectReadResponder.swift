@@ -1,20 +1,24 @@
+import ControlAPI
 import NIOCore
 import NIOHTTP1
 import ScenarioHost
 
-/// Answers `GET /v1/sessions/{id}/state` of a settled session on the event loop, from ``SettledStates``, without
-/// the trip through the async request handler and the session's actor: the control API's most frequent request
-/// (a test polling state) then costs what parsing and writing it costs (BENCHMARKS.md: the control API).
+/// Answers the two reads that need no turn of a session on the event loop, without the trip through the async
+/// request handler and the host's and session's actors: `GET /v1/sessions/{id}/state` of a settled session, from
+/// ``SettledStates`` (the control API's most frequent request: a test polling state), and `GET …/journal` and
+/// `…/journal/unmatched` of any open session, from ``SessionJournals`` (a journal at its bound is 200 KB, whose
+/// body is kept until the journal changes). Each then costs what parsing and writing it costs (BENCHMARKS.md: the
+/// control API, journal reads at the bound).
 ///
 /// It works on NIOHTTP1's parts, before Hummingbird's conversion to swift-http-types: a GET always converts, and
 /// a path that starts with `/` converts unchanged, so the request it answers is the one the router would have
 /// seen, without the conversion's cost (a `URLComponents` parse and the header list copied, per request).
 ///
-/// Everything else goes on to the router, and so does this request when the session is busy or gone (the router
-/// then computes the state or says why there is none), when the client does not keep the connection open (the
-/// router's side closes it), or while an earlier request on the connection is still being answered, since a
-/// response here would overtake it.
-final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler {
+/// Everything else goes on to the router, and so do these requests when the session is busy (a state) or gone
+/// (the router then computes the state or says why there is none), when the client does not keep the connection
+/// open (the router's side closes it), or while an earlier request on the connection is still being answered,
+/// since a response here would overtake it.
+final class DirectReadResponder: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
@@ -29,24 +33,32 @@ final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler
         var body: ByteBuffer
     }
 
+    /// A read this handler may answer, with the session it names.
+    enum Read {
+        case state(session: Substring)
+        case journal(session: Substring, unmatchedOnly: Bool)
+    }
+
     private let states: SettledStates
+    private let journals: SessionJournals
     private let metrics: DaemonMetrics
     /// Requests passed on whose response has not ended yet.
     private var passedOn = 0
-    /// A state request held back until its end shows that it has no body.
-    private var held: (head: HTTPRequestHead, session: Substring)?
+    /// A read held back until its end shows that it has no body.
+    private var held: (head: HTTPRequestHead, read: Read)?
     private var encoded: Encoded?
 
-    init(states: SettledStates, metrics: DaemonMetrics) {
+    init(states: SettledStates, journals: SessionJournals, metrics: DaemonMetrics) {
         self.states = states
+        self.journals = journals
         self.metrics = metrics
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if passedOn == 0, head.version == .http1_1, head.isKeepAlive, let session = Self.stateRequestSession(head) {
-                held = (head, session)
+            if passedOn == 0, head.version == .http1_1, head.isKeepAlive, let read = Self.read(head) {
+                held = (head, read)
             } else {
                 passOn(head, context: context)
             }
@@ -55,10 +67,19 @@ final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler
             context.fireChannelRead(data)
         case .end:
             if let held {
-                if let entry = states.entry(of: String(held.session)) {
-                    self.held = nil
-                    answer(entry, to: held.head, context: context)
-                    return
+                switch held.read {
+                case .state(let session):
+                    if let entry = states.entry(of: String(session)) {
+                        self.held = nil
+                        answer(entry, to: held.head, context: context)
+                        return
+                    }
+                case .journal(let session, let unmatchedOnly):
+                    if let body = journals.body(of: String(session), unmatchedOnly: unmatchedOnly, assemble: JournalResponse.body) {
+                        self.held = nil
+                        answerJournal(body, unmatchedOnly: unmatchedOnly, context: context)
+                        return
+                    }
                 }
                 passOn(held.head, context: context)
             }
@@ -93,6 +114,16 @@ final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 
+    /// The same status, headers and body the router's answer has (`ControlRoutes`' journal reads).
+    private func answerJournal(_ body: ByteBuffer, unmatchedOnly: Bool, context: ChannelHandlerContext) {
+        metrics.countDirectJournalRead(unmatchedOnly: unmatchedOnly)
+        let head = HTTPResponseHead(version: .http1_1, status: .ok, headers: [
+            "Content-Type": "application/json", "Content-Length": String(body.readableBytes)])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
     private func encoding(_ entry: SettledStates.Entry) -> Encoded {
         if let encoded, encoded.version == entry.version { return encoded }
         let tag = StateEntityTag.of(entry.state)
@@ -103,13 +134,24 @@ final class SettledStateResponder: ChannelDuplexHandler, RemovableChannelHandler
         return fresh
     }
 
-    /// The session id of `GET /v1/sessions/{id}/state` with a plain id (no escapes, no query), else nil.
-    static func stateRequestSession(_ head: HTTPRequestHead) -> Substring? {
+    /// The read `GET /v1/sessions/{id}/state`, `…/journal` or `…/journal/unmatched` with a plain id (no escapes,
+    /// no query) asks for, else nil.
+    static func read(_ head: HTTPRequestHead) -> Read? {
         guard head.method == .GET else { return nil }
-        let path = head.uri, prefix = "/v1/sessions/", suffix = "/state"
-        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.utf8.count > prefix.utf8.count + suffix.utf8.count else { return nil }
-        let session = path.dropFirst(prefix.count).dropLast(suffix.count)
-        // Bytes rather than characters: this runs for every state read.
+        let path = head.uri, prefix = "/v1/sessions/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let rest = path.dropFirst(prefix.count)
+        if let session = Self.session(in: rest, before: "/state") { return .state(session: session) }
+        if let session = Self.session(in: rest, before: "/journal") { return .journal(session: session, unmatchedOnly: false) }
+        if let session = Self.session(in: rest, before: "/journal/unmatched") { return .journal(session: session, unmatchedOnly: true) }
+        return nil
+    }
+
+    /// The plain session id `rest` holds before `suffix`, or nil.
+    private static func session(in rest: Substring, before suffix: String) -> Substring? {
+        guard rest.hasSuffix(suffix), rest.utf8.count > suffix.utf8.count else { return nil }
+        let session = rest.dropLast(suffix.count)
+        // Bytes rather than characters: this runs for every read.
         guard !session.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "%") })
         else { return nil }
         return session

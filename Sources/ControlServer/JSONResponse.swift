@@ -25,7 +25,7 @@ enum JSONResponse {
     }
 
     /// A state read: the state with its `ETag`, or `304 Not Modified` when `If-None-Match` names that tag
-    /// (the same answer ``SettledStateResponder`` gives a settled session).
+    /// (the same answer ``DirectReadResponder`` gives a settled session).
     static func make(_ state: ModelState, ifNoneMatch conditions: [String]) -> Response {
         let tag = StateEntityTag.of(state)
         guard !StateEntityTag.isMatched(tag, byIfNoneMatch: conditions) else {

@@ -6,7 +6,7 @@ import NIOHTTP1
 /// an idle-read timeout alone would let hold a connection forever. A response being streamed (server-sent events)
 /// is not a wait for a head, so it is never cut.
 ///
-/// It sits before Hummingbird's conversion to swift-http-types, beside ``SettledStateResponder``, so it sees the
+/// It sits before Hummingbird's conversion to swift-http-types, beside ``DirectReadResponder``, so it sees the
 /// state reads answered there as well as the router's requests.
 final class RequestTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart

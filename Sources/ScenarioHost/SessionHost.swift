@@ -23,6 +23,8 @@ public actor SessionHost {
     public nonisolated let escapePolicy: EscapePolicy
     /// The states of settled sessions, for reading without a hop onto any actor.
     public nonisolated let settledStates = SettledStates()
+    /// Every open session's journal, for reading without a hop onto any actor.
+    public nonisolated let journals = SessionJournals()
     private let logger: Logger
     private let durableStores: DurableStores
     private let subscribers: SubscriberCount
@@ -159,10 +161,12 @@ public actor SessionHost {
                               escapePolicy: escapePolicy, resolvedRoutes: resolvedRoutes, logger: logger)
         // Registered before it starts, so a concurrent create with the same id is refused.
         sessions[sessionID] = session
+        journals.set(session.journaling, for: sessionID)
         do {
             try await session.start()
         } catch {
             sessions[sessionID] = nil
+            journals.set(nil, for: sessionID)
             await session.close()
             bytes.forget(session.held)
             throw error
@@ -211,6 +215,7 @@ public actor SessionHost {
     public func deleteSession(_ id: String) async throws(HostError) {
         let session = try session(id)
         sessions[id] = nil
+        journals.set(nil, for: id)
         await session.close()
         bytes.forget(session.held)
         session.logger.info("session deleted")
@@ -221,6 +226,7 @@ public actor SessionHost {
         let all = sessions.values
         sessions.removeAll()
         for session in all {
+            journals.set(nil, for: session.id)
             await session.close()
             bytes.forget(session.held)
         }
