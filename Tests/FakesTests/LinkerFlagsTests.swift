@@ -2,13 +2,13 @@ import Fakes
 import Foundation
 import Testing
 
-/// The `--wrap` flags a static link needs are written where each build passes them (the Debian package's script, the
+/// The `--wrap` flags a static link needs are written where each build passes them (the release build of the Debian package, the
 /// package-daemon plugin, the benchmark harness, the test that links without them and says so); each copy must list
 /// exactly `TaskOwnershipCheck.linkerFlags`, or a binary linked from a stale copy silently owns no tasks.
 @Suite struct LinkerFlagsTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test(arguments: ["scripts/build-deb", "Plugins/PackageDaemon/PackageDaemon.swift", "Benchmarks/harness/run.py", "Tests/Integration/unwrapped-link.sh"])
+    @Test(arguments: ["scripts/build-release", "Plugins/PackageDaemon/PackageDaemon.swift", "Benchmarks/harness/run.py", "Tests/Integration/unwrapped-link.sh"])
     func everyCopyOfTheWrapFlagsIsTheLibrarysList(_ file: String) throws {
         let text = try String(contentsOf: Self.repository.appendingPathComponent(file), encoding: .utf8)
         let expected = Set(TaskOwnershipCheck.linkerFlags.map { $0.replacingOccurrences(of: "--wrap=", with: "") })
