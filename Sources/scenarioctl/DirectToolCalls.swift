@@ -39,7 +39,10 @@ struct DirectToolCalls: Sendable {
         } catch {
             response = Response(id: request.id, error: .internalError("\(error)"))
         }
-        // A response of the SDK's own types always encodes; an empty object would say nothing a client can match.
-        return (try? JSONEncoder().encode(response)) ?? Data("{}".utf8)
+        // The SDK's own types encode unless a result holds a number JSON cannot write (NaN, infinity): then the
+        // client still hears about its request.
+        if let data = try? JSONEncoder().encode(response) { return data }
+        let refusal = Response<CallTool>(id: request.id, error: .internalError("the result of tool '\(request.params.name)' cannot be written as JSON"))
+        return (try? JSONEncoder().encode(refusal)) ?? Data()
     }
 }

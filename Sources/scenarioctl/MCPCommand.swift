@@ -28,6 +28,8 @@ struct MCPCommand: AsyncParsableCommand {
             try? await server.notify(ResourceListChangedNotification.message())
         }
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: try await Self.answering { try await tools.list() }) }
+        // Tool calls are answered by the transport as it reads them (DirectToolCalls); one that does not decode there
+        // comes here, and the SDK answers with its error.
         await server.withMethodHandler(CallTool.self) { call in try await tools.call(call.name, arguments: call.arguments ?? [:]) }
         await server.withMethodHandler(ListResources.self) { _ in .init(resources: try await Self.answering { try await resources.list() }) }
         await server.withMethodHandler(ListResourceTemplates.self) { _ in .init(templates: AgentResources.templates) }

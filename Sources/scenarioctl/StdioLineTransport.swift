@@ -28,13 +28,22 @@ actor StdioLineTransport: Transport {
         let direct = direct
         // A thread of its own, not one of the cooperative pool's: it spends its life blocked in read(2).
         let reader = Thread {
-            Self.readLines(from: STDIN_FILENO, endingAt: received) { line in
+            let answering = DispatchGroup()
+            let failure = Self.readLines(from: STDIN_FILENO) { line in
                 if let direct, let call = direct.request(in: line) {
-                    Task { try? await self.send(await direct.answer(call)) }
+                    answering.enter()
+                    Task {
+                        try? await self.send(await direct.answer(call))
+                        answering.leave()
+                    }
                 } else {
                     received.yield(line)
                 }
             }
+            // The answers on their way are written before the SDK hears of the end, which ends the process: a client
+            // that closes its side after its last request still reads the answer.
+            answering.wait()
+            received.finish(throwing: failure)
         }
         reader.name = "mcp-stdin"
         reader.start()
@@ -65,23 +74,18 @@ actor StdioLineTransport: Transport {
         messages
     }
 
-    /// Reads `descriptor` until its end, handing each non-empty line without its newline to `line`; then finishes
-    /// `received`, with the error when reading failed.
-    private static func readLines(from descriptor: Int32, endingAt received: AsyncThrowingStream<Data, any Error>.Continuation,
-                                  _ line: (Data) -> Void) {
+    /// Reads `descriptor` until its end, handing each non-empty line without its newline to `line`.
+    /// - Returns: nil at the end, or the error reading failed with.
+    private static func readLines(from descriptor: Int32, _ line: (Data) -> Void) -> MCPError? {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var pending: [UInt8] = []
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                received.finish(throwing: MCPError.transportError(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)))
-                return
+                return MCPError.transportError(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
             }
-            if count == 0 {
-                received.finish()
-                return
-            }
+            if count == 0 { return nil }
             // Only the bytes just read can hold a newline: what was pending had none.
             var searchFrom = pending.count
             pending.append(contentsOf: buffer[..<count])

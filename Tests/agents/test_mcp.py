@@ -246,3 +246,31 @@ def test_messages_split_across_reads_or_sharing_one_are_each_answered_and_standa
         assert process.wait(timeout=30) == 0, process.stderr.read()
     finally:
         process.kill()
+
+
+def test_tool_calls_answered_by_scenarioctl_match_the_sdks_errors_and_outlive_the_end_of_input(daemon, scenarioctl):
+    # scenarioctl answers tools/call as it reads it (DirectToolCalls), not through the SDK's Server; a call that does
+    # not decode is still the SDK's to refuse, and a client that closes its side after its last request still gets
+    # every answer before scenarioctl exits.
+    import subprocess
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "pipe", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": "not an object"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "no_such_tool", "arguments": {}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "open_session", "arguments": {"scenario": "first-launch", "id": "piped"}}},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "feedreader_reload", "arguments": {"session": "piped"}}},
+    ]
+    given = "".join(json.dumps(request) + "\n" for request in requests).encode()
+    finished = subprocess.run([scenarioctl, "mcp", "--socket", daemon.socket], input=given, capture_output=True, timeout=60)
+    assert finished.returncode == 0, finished.stderr.decode()
+    # Besides the answers, notifications (open_session changes the resource list).
+    answers = {answer["id"]: answer for answer in map(json.loads, finished.stdout.decode().splitlines()) if "id" in answer}
+    assert sorted(answers) == [1, 2, 3, 4, 5], finished.stdout.decode()
+    assert answers[2]["error"]["code"] in (-32600, -32602, -32603), answers[2]
+    assert answers[3]["error"]["code"] == -32602 and "no_such_tool" in answers[3]["error"]["message"], answers[3]
+    assert not answers[4]["result"].get("isError"), answers[4]
+    reloaded = answers[5]["result"]
+    assert not reloaded.get("isError") and reloaded["structuredContent"]["state"]["items"], reloaded
+    assert json.loads(reloaded["content"][0]["text"]) == reloaded["structuredContent"]
