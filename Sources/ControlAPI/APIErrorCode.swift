@@ -188,7 +188,8 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, Codable, Custo
     /// An exploration asks for more steps than the daemon runs in one (422).
     public static let explorationTooLong = APIErrorCode(rawValue: "explorationTooLong")
 
-    /// `scenarioctl dashboard`'s bridge could not reach the daemon behind it (503).
+    /// The daemon cannot answer: `scenarioctl dashboard`'s bridge could not reach it, or it is stopping while a
+    /// request sent from outside still waits on its session's clock (503).
     public static let daemonUnavailable = APIErrorCode(rawValue: "daemonUnavailable")
 
     /// Every code this version of scenariod answers with, in the order openapi/scenariod.yaml lists them.

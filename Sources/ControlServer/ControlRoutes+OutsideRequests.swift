@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ScenarioHost
+import ServiceLifecycle
 import Services
 
 extension ControlRoutes {
@@ -21,8 +22,12 @@ extension ControlRoutes {
             if wait, sent.result == nil {
                 // Until a clock move delivers it, or a reset or delete ends it: no longer than the request itself
                 // waits. (A watch for a client that hangs up would add a callback to its connection per request,
-                // which a keep-alive connection holds until it closes.)
-                _ = await sent.answer()
+                // which a keep-alive connection holds until it closes.) The daemon's shutdown ends it too: the
+                // server waits for the requests it serves, and no clock moves once it stops accepting.
+                _ = try? await cancelWhenGracefulShutdown { await sent.answer() }
+                if sent.result == nil {
+                    throw APIError(.serviceUnavailable, .daemonUnavailable, "the daemon is stopping: \(sent.arrived.map { "request \($0.sequence) to \($0.url)" } ?? "the request") was sent through session '\(session.id)' and journaled, but its answer waits on the session's clock, which no client can move now. Send it again once the daemon is back, or send it with \"wait\": false and move the clock.")
+                }
             }
             return Self.response(for: sent, in: session)
         }

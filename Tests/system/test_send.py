@@ -2,12 +2,13 @@
 `scenarioctl send`, answered as the Model's network service would be, printed like `curl -i`, journaled as sent from
 outside; a delayed answer waits for the session's clock; sessions stay apart."""
 import json
+import signal
 import socket
 import subprocess
 import threading
 import time
 
-from daemon import REPOSITORY, SCENARIOCTL
+from daemon import REPOSITORY, SCENARIOCTL, until
 
 SHOP = """\
 description: A shop API answered from routes, for requests sent from outside.
@@ -126,11 +127,32 @@ def test_a_client_that_hangs_up_while_waiting_leaves_the_daemon_well(daemon_with
             client.sendall(b"POST /v1/sessions/s/network/requests HTTP/1.1\r\nHost: scenariod\r\nContent-Type: application/json\r\n"
                            + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
             time.sleep(0.005)
+    # Each request comes on a connection of its own, so the daemon may read the last ones after a clock move sent on
+    # another: move it once every one is journaled.
+    until(lambda: sum(1 for entry in daemon.journal("s") if entry.get("outside")) == 50, "the 50 requests journaled", 30)
     daemon.call("POST", "/v1/sessions/s/clock/advance", expect=200, json={"by": "5s"})
     entries = [entry for entry in daemon.journal("s") if entry.get("outside")]
     assert len(entries) == 50 and all(entry["pending"] is False and entry["status"] == 200 for entry in entries)
     daemon.call("DELETE", "/v1/sessions/s", expect=204)
     assert daemon.call("GET", "/v1/health", expect=200).json()["status"] == "ok"
+
+
+def test_a_daemon_stops_while_a_send_waits_on_the_clock(daemon_with):
+    """The server lets each request finish before it stops, and no clock moves once it stops accepting: a send still
+    waiting on its session's clock is told the daemon is stopping, rather than holding the stop until systemd kills."""
+    daemon = daemon_with({"shop": SHOP})
+    daemon.session("shop", "s")
+    waiting = [subprocess.Popen([SCENARIOCTL, "--socket", daemon.socket, "send", "GET", "https://shop.example/slow",
+                                 "--session", "s", "--timeout", "300s"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+               for _ in range(3)]
+    until(lambda: sum(1 for entry in daemon.journal("s") if entry.get("outside")) == 3, "the three requests journaled", 30)
+    daemon.http.close()
+    daemon.process.send_signal(signal.SIGTERM)
+    assert daemon.process.wait(timeout=60) == 0, daemon.log()
+    for client in waiting:
+        out, err = client.communicate(timeout=60)
+        assert client.returncode == 1 and out == b"", (out, err)
+        assert "the daemon is stopping" in err.decode() and "waits on the session's clock" in err.decode(), err
 
 
 def test_sixteen_sessions_send_side_by_side_each_on_its_own_routes(daemon_with):
