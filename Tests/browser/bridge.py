@@ -164,11 +164,12 @@ def banner_text(browser):
 def wait(browser, condition, what, seconds=10):
     try:
         return WebDriverWait(browser, seconds).until(lambda _: condition(), message=f"waited {seconds} s for {what}")
-    except Exception:
-        # What the page showed instead: a screenshot and the banner's text.
+    except Exception as error:
+        # What the page showed instead: a screenshot and the banner's text. An error the condition raised ends the wait
+        # early, so the message names it rather than claiming the whole wait.
         path = shoot(browser, "failed-" + re.sub(r"\W+", "-", what))
-        raise AssertionError(f"waited {seconds} s for {what}; banner: {banner_text(browser)!r}; "
-                             f"page: {browser.current_url}; screenshot: {path}")
+        raise AssertionError(f"waited up to {seconds} s for {what} ({type(error).__name__}: {str(error).strip()[:300]}); "
+                             f"banner: {banner_text(browser)!r}; page: {browser.current_url}; screenshot: {path}") from error
 
 
 def state_text(browser):

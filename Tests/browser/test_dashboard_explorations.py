@@ -24,8 +24,10 @@ def explorations(tmp_path):
 
 
 def row(browser, exploration):
-    rows = browser.find_elements(By.CSS_SELECTOR, f'#explorations tr[data-exploration="{exploration}"]')
-    return rows[0].text if rows else ""
+    # Read in the page: a row found here and read in a second call may be removed between the two (the list is drawn
+    # again twice a second), which raises a stale-element error rather than reading "".
+    return browser.execute_script("const row = document.querySelector(`#explorations tr[data-exploration=\"${arguments[0]}\"]`);"
+                                  " return row ? row.innerText : ''", exploration)
 
 
 def test_an_exploration_is_started_watched_and_cancelled_from_the_page(explorations):
