@@ -292,7 +292,7 @@ if Context.environment["SCENARIOD_PACKAGING"] == nil {
         name: "ScenarioBenchmarks",
         dependencies: [
             "ScenarioHost", "ScenarioFormat", "ControlServer", "LiveServices", "Fakes", "SessionRuntime", "Services", "FeedReader", "Ratings", "Assistant",
-            "ScenarioTesting", "ScenarioClient", "ScenarioExplore",
+            "TripPlanner", "ScenarioTesting", "ScenarioClient", "ScenarioExplore",
             .product(name: "Benchmark", package: "benchmark"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOCore", package: "swift-nio"),

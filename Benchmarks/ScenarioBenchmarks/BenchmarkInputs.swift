@@ -4,6 +4,8 @@ import Foundation
 import Ratings
 import ScenarioFormat
 import ScenarioHost
+import Services
+import TripPlanner
 
 /// What the benchmarks read from outside: the shipped scenarios and, for the live references, nginx.
 enum BenchmarkInputs {
@@ -12,8 +14,12 @@ enum BenchmarkInputs {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scenarios")
 
-    /// The Models the shipped scenarios name.
-    static let models = ModelRegistry([FeedReader.self, Ratings.self, Assistant.self])
+    /// The Models the shipped scenarios name: the daemon's own list (Sources/scenariod/main.swift), so that every
+    /// shipped scenario loads.
+    static let modelTypes: [any Model.Type] = [FeedReader.self, Ratings.self, Assistant.self, TripPlanner.self]
+
+    /// ``modelTypes`` as a host's registry.
+    static let models = ModelRegistry(modelTypes)
 
     /// The origin nginx serves the feed fixture on, e.g. `http://127.0.0.1:8080`, from `SCENARIOD_BENCH_NGINX`.
     static func nginxOrigin() throws -> String {

@@ -31,7 +31,7 @@ func exploreBenchmarks(on threads: WalkThreads) {
             benchmark.error("\(error)")
         }
     } setup: {
-        try TestDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
+        try TestDaemon.inProcess(models: BenchmarkInputs.modelTypes, scenarios: BenchmarkInputs.shippedScenarios.path)
     }
 }
 
@@ -52,7 +52,7 @@ private func exploreBenchmark(of scenario: String, parallelism: Int, on threads:
             benchmark.error("\(error)")
         }
     } setup: {
-        try TestDaemon.inProcess(models: [FeedReader.self, Ratings.self, Assistant.self], scenarios: BenchmarkInputs.shippedScenarios.path)
+        try TestDaemon.inProcess(models: BenchmarkInputs.modelTypes, scenarios: BenchmarkInputs.shippedScenarios.path)
     }
 }
 

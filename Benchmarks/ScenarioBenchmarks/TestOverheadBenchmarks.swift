@@ -18,6 +18,6 @@ func testOverheadBenchmarks() {
             benchmark.error("\(error)")
         }
     } setup: {
-        try TestDaemon.inProcess(models: [FeedReader.self, Ratings.self], scenarios: BenchmarkInputs.shippedScenarios.path)
+        try TestDaemon.inProcess(models: BenchmarkInputs.modelTypes, scenarios: BenchmarkInputs.shippedScenarios.path)
     }
 }

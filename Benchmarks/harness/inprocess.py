@@ -37,8 +37,10 @@ def run(repository: pathlib.Path, output: pathlib.Path, nginx_origin, log):
     environment = dict(os.environ, SCENARIOD_BENCH_NGINX=nginx_origin)
     with open(log, "w") as sink:
         result = subprocess.run(command, cwd=repository, env=environment, stdout=sink, stderr=subprocess.STDOUT)
-    # The plugin reports a benchmark whose setup failed but may still exit 0.
-    if result.returncode != 0 or "benchmarks failed" in pathlib.Path(log).read_text():
+    # The plugin reports a benchmark whose setup failed but may still exit 0 (and a setup that fails for all of them
+    # only as "setup failed", with no benchmark run).
+    text = pathlib.Path(log).read_text()
+    if result.returncode != 0 or "benchmarks failed" in text or "setup failed" in text:
         raise RuntimeError(f"swift package benchmark failed ({result.returncode}); its output is in {log}")
     return {key: read(output, name) for key, name in NAMES.items()}
 
