@@ -1,10 +1,7 @@
-import Assistant
 import Benchmark
 import ControlAPI
 import Fakes
-import FeedReader
 import Foundation
-import Ratings
 import ScenarioClient
 import ScenarioExplore
 import ScenarioHost

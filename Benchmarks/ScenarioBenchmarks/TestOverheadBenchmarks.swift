@@ -1,7 +1,5 @@
 import Benchmark
 import Foundation
-import FeedReader
-import Ratings
 import ScenarioClient
 import ScenarioTesting
 

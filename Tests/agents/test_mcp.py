@@ -3,6 +3,7 @@ tools derived from GET /v1/models, a session worked through tools, errors as too
 change notifications."""
 import asyncio
 import json
+import subprocess
 
 import anyio
 import httpx
@@ -219,7 +220,6 @@ def test_messages_split_across_reads_or_sharing_one_are_each_answered_and_standa
     # nothing was there, and set O_NONBLOCK on the descriptor it shares with its client): a message may arrive in
     # pieces, or several in one write, and each is answered once.
     import os
-    import subprocess
     import time
     process = subprocess.Popen([scenarioctl, "mcp", "--socket", daemon.socket], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -252,7 +252,6 @@ def test_tool_calls_answered_by_scenarioctl_match_the_sdks_errors_and_outlive_th
     # scenarioctl answers tools/call as it reads it (DirectToolCalls), not through the SDK's Server; a call that does
     # not decode is still the SDK's to refuse, and a client that closes its side after its last request still gets
     # every answer before scenarioctl exits.
-    import subprocess
     requests = [
         {"jsonrpc": "2.0", "id": 1, "method": "initialize",
          "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "pipe", "version": "1"}}},
