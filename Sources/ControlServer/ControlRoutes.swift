@@ -84,6 +84,8 @@ struct ControlRoutes: Sendable {
     /// A path parameter, percent-decoded (Hummingbird hands them over as sent), so `a%2Fb` is the key `a/b`.
     func parameter(_ name: String, of context: ControlRequestContext) throws -> String {
         let raw = try context.parameters.require(name)
+        // Most ids hold no escape: skip Foundation's decoding, which copies through CFString (1.8 % of the test benchmark).
+        if !raw.utf8.contains(UInt8(ascii: "%")) { return raw }
         guard let decoded = raw.removingPercentEncoding else {
             throw APIError(.badRequest, .invalidRequest, "the \(name) '\(raw.prefix(80))' in the path is not valid percent-encoding.")
         }

@@ -47,7 +47,9 @@ enum JSONBody {
     /// A `Content-Type`'s media type, without its parameters, in lower case: `application/json; charset=utf-8` is
     /// `application/json`.
     static func mediaType(of contentType: String) -> String {
-        contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        // What every client sends, without Foundation's trimming and lower-casing (1.3 % of the test benchmark).
+        if contentType == "application/json" { return contentType }
+        return contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     /// The body decoded as `T`, whose JSON object may hold only `fields`.

@@ -138,11 +138,15 @@ struct SessionGeneration: Sendable {
 
     /// Stops every task of this generation and closes its network client.
     func stop() async {
-        // Run here rather than hop onto the session's queue and back.
-        await clock.scope.executor.run { await clock.shutDown() }
-        // A Model's read waiting on a scripted stream would otherwise wait for good, holding the whole session (a
-        // soak deleting sessions mid-reply grew 10 MB a minute): it hears the stream end.
-        await network.endOpenStreams()
+        // Both run here rather than hop onto the session's queue and back: the network is the session's actor too,
+        // and a call into it from outside woke the queue's thread and then the caller's, at every session's delete
+        // (strace of the test benchmark, issue 52).
+        await clock.scope.executor.run {
+            await clock.shutDown()
+            // A Model's read waiting on a scripted stream would otherwise wait for good, holding the whole session
+            // (a soak deleting sessions mid-reply grew 10 MB a minute): it hears the stream end.
+            await network.endOpenStreams()
+        }
         await liveNetwork?.shutdown()
     }
 }

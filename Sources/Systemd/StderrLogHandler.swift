@@ -16,7 +16,13 @@ public struct StderrLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        Self.write(level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { _, new in new })
+        // Merged only when both have some: a line is written for every change a client makes.
+        let merged = switch (metadata.isEmpty, event.metadata) {
+        case (_, nil): metadata
+        case (true, let event?): event
+        case (false, let event?): metadata.merging(event) { _, new in new }
+        }
+        Self.write(level: event.level, message: "\(event.message)", metadata: merged)
     }
 
     static func write(level: Logger.Level, message: String, metadata: Logger.Metadata) {

@@ -8,15 +8,16 @@ set -uo pipefail
 source "$(dirname "$0")/check.sh"
 cd "$(dirname "$0")/../.."
 scenarioctl=.build/debug/scenarioctl
+link_flags=(-Xlinker --no-export-dynamic)  # as scripts/build-release links
 wraps=(-Xlinker --wrap=swift_task_create -Xlinker --wrap=dispatch_after_f -Xlinker --wrap=dispatch_after -Xlinker --wrap=dispatch_async -Xlinker --wrap=dispatch_async_f)
 directory=$(mktemp -d /tmp/unwrapped-XXXX)
 binary=$directory/scenariod
 # The objects are the Debian package's: without the flags only the link is done again, and with them after. The
 # package graph is the packaged build's too (no benchmarks; see scripts/build-deb).
 export SCENARIOD_PACKAGING=1
-swift build -c release -Xswiftc -static-stdlib --product scenariod >/dev/null 2>&1
+swift build -c release -Xswiftc -static-stdlib "${link_flags[@]}" --product scenariod >/dev/null 2>&1
 cp .build/release/scenariod "$binary"
-swift build -c release -Xswiftc -static-stdlib "${wraps[@]}" --product scenariod >/dev/null 2>&1
+swift build -c release -Xswiftc -static-stdlib "${wraps[@]}" "${link_flags[@]}" --product scenariod >/dev/null 2>&1
 
 socket=$directory/control.sock
 "$binary" --scenarios scenarios --scenario offline-demo --socket "$socket" --log-target stderr --exit-with-parent 2>"$directory/log" &
