@@ -2,6 +2,7 @@
 delete the session, from clients that keep their connections (pertest.c), beside nginx answering the same four
 requests from files of the same bytes (the floor for four round trips)."""
 import json
+import os
 import pathlib
 import subprocess
 
@@ -49,3 +50,46 @@ def run(binary, socket_path, clients, seconds, warm_up=1, max_tests=200_000, flo
     if result.returncode != 0:
         raise RuntimeError(f"pertest failed ({result.returncode}): {result.stderr}")
     return json.loads(result.stdout)
+
+
+def daemon_cpu_seconds(pid):
+    """User + system CPU seconds `pid` has used so far (/proc/PID/stat)."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main():
+    """Compares daemon builds' per-test overhead in one sitting: `python3 Benchmarks/harness/pertest.py [--rounds N]
+    [--seconds S] BINARY...` starts each release binary on the shipped scenarios in turn, round after round, and
+    prints p50/p99 at 1 and 16 clients and the daemon's CPU per test at 1 client."""
+    import argparse
+    import shutil
+    import tempfile
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("binaries", nargs="+")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seconds", type=int, default=4)
+    arguments = parser.parse_args()
+    repository = HERE.parents[1]
+    work = pathlib.Path(tempfile.mkdtemp(prefix="scenariod-pertest-"))
+    client = build(work)
+    for round_number in range(1, arguments.rounds + 1):
+        print(f"round {round_number}:")
+        for binary in arguments.binaries:
+            directory = work / "daemon"
+            shutil.rmtree(directory, ignore_errors=True)
+            daemon = daemon_module.Daemon(binary, repository, directory).start()
+            try:
+                before = daemon_cpu_seconds(daemon.process.pid)
+                one = run(client, daemon.socket, 1, arguments.seconds, warm_up=0)
+                cpu = (daemon_cpu_seconds(daemon.process.pid) - before) / one["tests"]
+                sixteen = run(client, daemon.socket, 16, arguments.seconds)
+            finally:
+                daemon.stop()
+            print(f"  {binary}: 1 client p50 {one['p50_us']:.0f} us, p99 {one['p99_us']:.0f} us, daemon CPU {cpu * 1e6:.0f} us a test; "
+                  f"16 clients p50 {sixteen['p50_us']:.0f} us, {sixteen['tests_per_second']:,.0f} tests/s", flush=True)
+    shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()

@@ -47,7 +47,9 @@ def build_daemon(work: pathlib.Path):
     # The task hooks linked in as scripts/build-deb links them (TaskOwnershipCheck.linkerFlags), so the figures include them.
     wraps = [flag for name in ("swift_task_create", "dispatch_after_f", "dispatch_after", "dispatch_async", "dispatch_async_f")
              for flag in ("-Xlinker", f"--wrap={name}")]
-    build = ["swift", "build", "-c", "release", "--static-swift-stdlib", *wraps, "--scratch-path", ".build-static"]
+    # And without exporting the program's symbols, as scripts/build-release links it.
+    build = ["swift", "build", "-c", "release", "--static-swift-stdlib", *wraps, "-Xlinker", "--no-export-dynamic",
+             "--scratch-path", ".build-static"]
     # Without the benchmarks, as scripts/build-deb builds: the wraps would reach the benchmark plugin's tool.
     environment = {**os.environ, "SCENARIOD_PACKAGING": "1"}
     subprocess.run([*build, "--product", "scenariod"], cwd=REPOSITORY, check=True, stdout=sys.stderr, env=environment)
