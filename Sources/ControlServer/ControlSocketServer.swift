@@ -87,7 +87,9 @@ public struct ControlSocketServer: Service, CustomStringConvertible {
         // when the client connects, so it is asked once, as the connection is set up on its event loop, rather than
         // with a hop to that loop for every change (perf, issue 32).
         let respond = { @Sendable (peer: PeerCredentials?) -> HTTP1Channel in
-            HTTP1Channel(responder: { request, responseWriter, channel in
+            // What a change's log line says of its peer, made once for the connection rather than for each line.
+            let peerText = peer.map(\.description) ?? "an unknown peer", peerMetadata = peer?.metadata ?? [:]
+            return HTTP1Channel(responder: { request, responseWriter, channel in
                 let context = ControlRequestContext(source: .init(channel: channel, logger: logger))
                 let mutating = request.method != .get && request.method != .head
                 let response: Response
@@ -96,8 +98,7 @@ public struct ControlSocketServer: Service, CustomStringConvertible {
                     response = APIError(.forbidden, .notAllowed, access.refusal(for: peer)).response
                 } else {
                     if mutating {
-                        logger.info("\(request.method) \(request.uri.path) by \(peer.map(\.description) ?? "an unknown peer")",
-                                    metadata: peer?.metadata ?? [:])
+                        logger.info("\(request.method) \(request.uri.path) by \(peerText)", metadata: peerMetadata)
                     } else {
                         logger.debug("request \(request.method) \(request.uri.path)")
                     }
