@@ -15,6 +15,7 @@ import urllib.parse
 
 import httpx
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -163,10 +164,13 @@ def banner_text(browser):
 
 def wait(browser, condition, what, seconds=10):
     try:
-        return WebDriverWait(browser, seconds).until(lambda _: condition(), message=f"waited {seconds} s for {what}")
+        # The page redraws on every event and on each move to another session, so an element found a moment ago may be
+        # gone when its text is read: that is the page still moving, and the condition is asked again.
+        return WebDriverWait(browser, seconds, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
+            lambda _: condition(), message=f"waited {seconds} s for {what}")
     except Exception as error:
-        # What the page showed instead: a screenshot and the banner's text. An error the condition raised ends the wait
-        # early, so the message names it rather than claiming the whole wait.
+        # What the page showed instead: a screenshot and the banner's text. Any other error the condition raised ends
+        # the wait early, so the message names it rather than claiming the whole wait.
         path = shoot(browser, "failed-" + re.sub(r"\W+", "-", what))
         raise AssertionError(f"waited up to {seconds} s for {what} ({type(error).__name__}: {str(error).strip()[:300]}); "
                              f"banner: {banner_text(browser)!r}; page: {browser.current_url}; screenshot: {path}") from error
