@@ -301,6 +301,15 @@ if Context.environment["SCENARIOD_PACKAGING"] == nil {
         ],
         path: "Benchmarks/ScenarioBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]))
+    // The socket harness's second reference for a test's four requests: Hummingbird alone answering the same bytes.
+    package.targets.append(.executableTarget(
+        name: "HummingbirdFloor",
+        dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ],
+        path: "Benchmarks/HummingbirdFloor"))
 }
 
 // The compiler keeps the module lines (DESIGN §3), as in Hummingbird: an import is internal unless written

@@ -61,14 +61,19 @@ def build_daemon(work: pathlib.Path):
     return str(binary)
 
 
-def build_scenarioctl():
-    """scenarioctl, release (dynamic, in .build beside the in-process benchmarks' release build): the MCP client's
-    server. Without the task hooks: scenarioctl hosts no Model."""
-    say("== release build of scenarioctl")
-    build = ["swift", "build", "-c", "release", "--product", "scenarioctl"]
+def build_release(product):
+    """A product in release (dynamic, in .build beside the in-process benchmarks' release build, whose objects it
+    shares); returns its path."""
+    say(f"== release build of {product}")
+    build = ["swift", "build", "-c", "release", "--product", product]
     subprocess.run(build, cwd=REPOSITORY, check=True, stdout=sys.stderr)
     bin_path = subprocess.run([*build, "--show-bin-path"], cwd=REPOSITORY, check=True, capture_output=True, text=True).stdout.strip()
-    return str(pathlib.Path(bin_path, "scenarioctl"))
+    return str(pathlib.Path(bin_path, product))
+
+
+def build_scenarioctl():
+    """scenarioctl, the MCP client's server. Without the task hooks: scenarioctl hosts no Model."""
+    return build_release("scenarioctl")
 
 
 def probe_bodies(binary, work):
@@ -84,26 +89,36 @@ def probe_bodies(binary, work):
         probe.stop()
 
 
-def test_overhead_rows(binary, work, nginx, seconds, in_process_p50):
-    """A test's four requests over the socket at 1 and 16 clients, beside nginx answering them from files."""
+def test_overhead_rows(binary, work, nginx, bodies, seconds, in_process_p50):
+    """A test's four requests over the socket at 1 and 16 clients, beside nginx answering them from files and
+    Hummingbird alone answering them from memory (`bodies`: the floor files of pertest)."""
     say(f"== a test's whole overhead: create + action + state + delete over the socket vs nginx ({seconds} s each)")
     client = pertest.build(work)
     daemon = daemon_module.Daemon(binary, REPOSITORY, work / "pertest").start()
-    rows = []
+    # The HTTP stack's own share: Hummingbird alone, answering the daemon's bytes from memory.
+    hummingbird = pertest.HummingbirdFloor(build_release("HummingbirdFloor"), work / "hummingbird-floor", bodies).start()
+    rows, stack = [], []
     try:
         for clients in (1, 16):
             ours = pertest.run(client, daemon.socket, clients, seconds)
             floor = pertest.run(client, nginx.socket, clients, seconds, floor=True)
+            bare = pertest.run(client, hummingbird.socket, clients, seconds)
             say(f"  {clients:2} client(s): scenariod p50 {ours['p50_us']:.0f} µs, p99 {ours['p99_us']:.0f} µs "
-                f"({ours['tests']:,} tests); nginx p50 {floor['p50_us']:.0f} µs, p99 {floor['p99_us']:.0f} µs")
+                f"({ours['tests']:,} tests); nginx p50 {floor['p50_us']:.0f} µs, p99 {floor['p99_us']:.0f} µs; "
+                f"Hummingbird alone p50 {bare['p50_us']:.0f} µs")
             plural = "s" if clients > 1 else ""
             for percentile in ("p50", "p99"):
                 rows.append(Row(f"A test over the socket (create + action + state + delete), {clients} client{plural}, {percentile}",
                                 fmt_us(ours[f"{percentile}_us"]), f"nginx, same 4 requests from files {fmt_us(floor[f'{percentile}_us'])}",
                                 ratio(ours[f"{percentile}_us"], floor[f"{percentile}_us"]), "≤ 2.5× nginx",
                                 ours[f"{percentile}_us"] <= 2.5 * floor[f"{percentile}_us"]))
+            stack.append(Row(f"A test's 4 requests answered by Hummingbird alone (same bytes from memory), {clients} client{plural}, p50",
+                             fmt_us(bare["p50_us"]), f"nginx, from files {fmt_us(floor['p50_us'])}",
+                             ratio(bare["p50_us"], floor["p50_us"]), "reported", None))
     finally:
         daemon.stop()
+        hummingbird.stop()
+    rows += stack
     rows.append(Row("A test in process (ScenarioTesting withScenario, same 4 steps, p50)", fmt_us(in_process_p50),
                     f"over the socket, 1 client {rows[0].measured}", "—", "reported", None))
     return rows
@@ -313,7 +328,7 @@ def main():
             say("== in-process benchmarks: swift package benchmark (the first run builds them in release: minutes)")
             figures = inprocess.run(REPOSITORY, work / "inprocess", nginx.origin, work / "inprocess.log")
             rows = throughput_rows(binary, work, bodies[STATE_PATH], seconds, rounds)
-            rows += test_overhead_rows(binary, work, nginx, seconds, figures["test"]["wallClock"][50])
+            rows += test_overhead_rows(binary, work, nginx, bodies, seconds, figures["test"]["wallClock"][50])
         finally:
             nginx.stop()
         rows += scaling.rows(binary, REPOSITORY, work, seconds, say,
