@@ -24,7 +24,7 @@ extension ControlRoutes {
                 // waits. (A watch for a client that hangs up would add a callback to its connection per request,
                 // which a keep-alive connection holds until it closes.) The daemon's shutdown ends it too: the
                 // server waits for the requests it serves, and no clock moves once it stops accepting.
-                _ = try? await cancelWhenGracefulShutdown { await sent.answer() }
+                _ = await cancelWhenGracefulShutdown { await sent.answer() }
                 if sent.result == nil {
                     throw APIError(.serviceUnavailable, .daemonUnavailable, "the daemon is stopping: \(sent.arrived.map { "request \($0.sequence) to \($0.url)" } ?? "the request") was sent through session '\(session.id)' and journaled, but its answer waits on the session's clock, which no client can move now. Send it again once the daemon is back, or send it with \"wait\": false and move the clock.")
                 }
