@@ -43,5 +43,9 @@ router.get("/v1/sessions/:session/state") { _, _ -> Response in
 router.delete("/v1/sessions/:session") { _, _ -> Response in
     Response(status: .noContent)
 }
+// What the harness asks of any server it starts before timing it.
+router.get("/v1/health") { _, _ -> Response in
+    Response(status: .ok, headers: json, body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"status":"ok"}"#)))
+}
 let application = Application(router: router, configuration: ApplicationConfiguration(address: .unixDomainSocket(path: arguments[1])))
 try await application.runService()

@@ -4,9 +4,7 @@ requests from files of the same bytes (the floor for four round trips)."""
 import json
 import os
 import pathlib
-import socket
 import subprocess
-import time
 
 import daemon as daemon_module
 
@@ -42,39 +40,19 @@ def floor_files(daemon):
     return dict(zip(FLOOR_PATHS, bodies))
 
 
-class HummingbirdFloor:
+class HummingbirdFloor(daemon_module.Daemon):
     """Benchmarks/HummingbirdFloor on a socket of its own: the four steps' answers (`bodies`, as floor_files gives
-    them) served from memory by Hummingbird alone, the HTTP stack scenariod is built on."""
+    them) served from memory by Hummingbird alone, the HTTP stack scenariod is built on. Started and stopped as the
+    daemon is (it answers GET /v1/health too)."""
 
     def __init__(self, binary, directory: pathlib.Path, bodies: dict):
         directory.mkdir(parents=True, exist_ok=True)
         for path in FLOOR_PATHS[:3]:
             (directory / path.rsplit("/", 1)[1]).write_bytes(bodies[path])
-        self.command = [binary, str(directory / "floor.sock"), str(directory)]
-        self.socket = self.command[1]
-        self.log = directory / "output.log"
+        self.socket = str(directory / "floor.sock")
+        self.log_path = directory / "floor.log"
+        self.command = [binary, self.socket, str(directory)]
         self.process = None
-
-    def start(self):
-        with open(self.log, "w") as log:
-            self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-        deadline = time.monotonic() + 10
-        while True:
-            with socket.socket(socket.AF_UNIX) as probe:
-                try:
-                    probe.connect(self.socket)
-                    return self
-                except OSError:
-                    pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"HummingbirdFloor did not start: {self.log.read_text()}")
-            time.sleep(0.02)
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
 
 
 def run(binary, socket_path, clients, seconds, warm_up=1, max_tests=200_000, floor=False):
