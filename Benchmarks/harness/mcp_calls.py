@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 
+from processes import cpu_seconds
 from report import Row, ratio
 
 REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
@@ -67,11 +68,6 @@ async def measure(scenariod, scenarioctl, calls):
         finally:
             daemon.terminate()
             daemon.wait(timeout=30)
-
-
-def cpu_seconds(pid):
-    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def sdk_python():

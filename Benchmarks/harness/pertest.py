@@ -2,11 +2,11 @@
 delete the session, from clients that keep their connections (pertest.c), beside nginx answering the same four
 requests from files of the same bytes (the floor for four round trips)."""
 import json
-import os
 import pathlib
 import subprocess
 
 import daemon as daemon_module
+from processes import cpu_seconds
 
 HERE = pathlib.Path(__file__).resolve().parent
 SCENARIO, ACTION = "offline-demo", "reload"
@@ -67,12 +67,6 @@ def run(binary, socket_path, clients, seconds, warm_up=1, max_tests=200_000, flo
     return json.loads(result.stdout)
 
 
-def daemon_cpu_seconds(pid):
-    """User + system CPU seconds `pid` has used so far (/proc/PID/stat)."""
-    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def main():
     """Compares daemon builds' per-test overhead in one sitting: `python3 Benchmarks/harness/pertest.py [--rounds N]
     [--seconds S] BINARY...` starts each release binary on the shipped scenarios in turn, round after round, and
@@ -95,9 +89,9 @@ def main():
             shutil.rmtree(directory, ignore_errors=True)
             daemon = daemon_module.Daemon(binary, repository, directory).start()
             try:
-                before = daemon_cpu_seconds(daemon.process.pid)
+                before = cpu_seconds(daemon.process.pid)
                 one = run(client, daemon.socket, 1, arguments.seconds, warm_up=0)
-                cpu = (daemon_cpu_seconds(daemon.process.pid) - before) / one["tests"]
+                cpu = (cpu_seconds(daemon.process.pid) - before) / one["tests"]
                 sixteen = run(client, daemon.socket, 16, arguments.seconds)
             finally:
                 daemon.stop()

@@ -1,4 +1,6 @@
-"""Stopping the processes the harness starts."""
+"""Stopping the processes the harness starts, and reading what they cost."""
+import os
+import pathlib
 import subprocess
 
 
@@ -15,3 +17,9 @@ def stop(process, signal_number, timeout=30):
         process.kill()
         process.wait()
         return False
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds `pid` has used so far (/proc/PID/stat)."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
